@@ -1,0 +1,30 @@
+# The Makefile's targets are the interface: run, test, lint, invoke.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint clean
+
+$(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## make run: the service on an embedded AWS (moto server) with the offline model
+run: $(STAMP)
+	$(PY) -m local.run
+
+## make test: every test tier plus the template lint
+test: $(STAMP)
+	$(VENV)/bin/cfn-lint template.yaml
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/cfn-lint template.yaml
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

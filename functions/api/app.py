@@ -1,0 +1,99 @@
+"""HTTP API (API Gateway HTTP API, payload 2.0): parse, call one service, shape the result."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.logging import correlation_paths
+
+from convmem import api_schemas as wire
+from convmem.composition import ApiServices, build_api
+from convmem.errors import ConvmemError
+from convmem.http_errors import error_response, status_for, validation_error_response
+from convmem.observability import logger, metrics
+from convmem.service.turn import TurnInput
+from convmem.settings import get_settings
+
+app = APIGatewayHttpResolver(enable_validation=True)
+
+
+@lru_cache(maxsize=1)
+def services() -> ApiServices:
+    return build_api(get_settings())
+
+
+def caller() -> str:
+    return services().auth.authenticate(app.current_event.headers)
+
+
+@app.get("/v1/health")
+def health() -> wire.Health:
+    return wire.Health()
+
+
+@app.post("/v1/visitors")
+def new_visitor() -> Response[wire.TokenResponse]:
+    return Response(201, "application/json", wire.TokenResponse.of(services().auth.issue_visitor()))
+
+
+@app.post("/v1/tokens")
+def mint_token(body: Annotated[wire.TokenRequest, Body()]) -> Response[wire.TokenResponse]:
+    issued = services().auth.issue_for_user(app.current_event.headers, body.user_id)
+    return Response(201, "application/json", wire.TokenResponse.of(issued))
+
+
+@app.post("/v1/sessions/<sessionId>/turns")
+def take_turn(sessionId: str, turn: Annotated[TurnInput, Body()]) -> wire.TurnResponse:  # noqa: N803
+    result = services().turns.take_turn(caller(), sessionId, turn)
+    logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
+    return wire.TurnResponse.model_validate(result.model_dump())
+
+
+@app.get("/v1/sessions")
+def list_sessions() -> wire.SessionList:
+    return wire.SessionList(sessions=[wire.SessionItem.of(s) for s in services().sessions.list_sessions(caller())])
+
+
+@app.get("/v1/sessions/<sessionId>")
+def get_session(sessionId: str) -> wire.SessionDetail:  # noqa: N803
+    return wire.SessionDetail.of(services().sessions.get_session(caller(), sessionId))
+
+
+@app.get("/v1/sessions/<sessionId>/messages")
+def transcript(
+    sessionId: str,  # noqa: N803
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=200)] = 100,
+) -> wire.Transcript:
+    return wire.Transcript.of(services().sessions.transcript(caller(), sessionId, after, limit))
+
+
+@app.exception_handler(ConvmemError)
+def domain_error(exc: ConvmemError) -> Response:
+    if status_for(exc) >= 500:
+        logger.warning("dependency failure", extra={"code": exc.code, "cause": type(exc.__cause__).__name__})
+    return error_response(status_for(exc), exc.code, exc.message)
+
+
+@app.exception_handler(RequestValidationError)
+def invalid_request(exc: RequestValidationError) -> Response:
+    return validation_error_response(exc.errors())
+
+
+@app.not_found
+def not_found(_exc: Exception) -> Response:
+    return error_response(404, "not_found", "No such route.")
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    # The API is JSON only (API.md): a body is parsed as JSON whatever content-type was sent,
+    # so a caller who forgot the header gets a JSON verdict, not a form-field one.
+    if event.get("body") and isinstance(event.get("headers"), dict):
+        event["headers"]["content-type"] = "application/json"
+    return app.resolve(event, context)

@@ -1,0 +1,10 @@
+"""The real clock (tests pass a fixed one)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc)

@@ -1,0 +1,330 @@
+"""DynamoDB persistence: the only module that knows the key schema.
+
+| PK                | SK                         | holds                                      |
+|-------------------|----------------------------|--------------------------------------------|
+| SESSION#<sid>     | MSG#<seq, 10 digits>       | one message: role, channel, at, ciphertext |
+| SESSION#<sid>     | STATE (sorts after MSG#)   | owner, count, cursor, summary ct, times    |
+| USER#<uid>        | TURN#<sid>#<clientTurnId>  | idempotency record of a turn               |
+
+The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = USER#<uid>,
+``updatedAt``), so listing is one Query, newest first, with no index item to keep in step.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from convmem.domain.models import SessionState, SessionSummary
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
+from convmem.ports import SessionSnapshot, StoredMessage, TurnClaim
+
+STATE_SK = "STATE"
+OWNER_INDEX = "ByOwner"
+_THROTTLE_CODES = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+}
+IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+# Messages read beyond the window in the first page; a pending backlog larger than this
+# costs one more, exactly bounded, Query.
+_PAGE_SLACK = 8
+
+
+def _session_pk(session_id: str) -> str:
+    return f"SESSION#{session_id}"
+
+
+def _user_pk(user_id: str) -> str:
+    return f"USER#{user_id}"
+
+
+def _msg_sk(seq: int) -> str:
+    return f"MSG#{seq:010d}"
+
+
+def _iso(at: datetime) -> str:
+    return at.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _parse(at: str) -> datetime:
+    return datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+def _dependency_error(exc: Exception, what: str) -> Exception:
+    if isinstance(exc, ClientError) and exc.response["Error"]["Code"] in _THROTTLE_CODES:
+        return DependencyUnavailableError(f"DynamoDB is throttling ({what}); retry shortly.", code="storage_throttled")
+    return DependencyUnavailableError(f"DynamoDB is unavailable ({what}); retry shortly.", code="storage_unavailable")
+
+
+def _to_message(item: dict[str, Any]) -> StoredMessage:
+    return StoredMessage(
+        seq=int(item["seq"]["N"]),
+        role=item["role"]["S"],  # type: ignore[arg-type]
+        channel=item["channel"]["S"],
+        at=_parse(item["at"]["S"]),
+        ciphertext=bytes(item["ct"]["B"]),
+    )
+
+
+def _to_state(item: dict[str, Any]) -> tuple[SessionState, bytes | None]:
+    state = SessionState(
+        session_id=item["sessionId"]["S"],
+        owner=item["owner"]["S"],
+        message_count=int(item["messageCount"]["N"]),
+        summarized_through=int(item.get("cursor", {"N": "0"})["N"]),
+        created_at=_parse(item["createdAt"]["S"]),
+        updated_at=_parse(item["updatedAt"]["S"]),
+    )
+    summary = item.get("summaryCt", {}).get("B")
+    return state, (bytes(summary) if summary is not None else None)
+
+
+class DynamoDBStore:
+    """Store port on one DynamoDB table (low-level client: exact control of every request)."""
+
+    def __init__(self, table_name: str, client: Any | None = None, window: int = 12) -> None:
+        if client is None:
+            import boto3
+
+            client = boto3.client("dynamodb")
+        self._ddb = client
+        self._table = table_name
+        self._window = window
+
+    # --- reads -------------------------------------------------------------------------
+    def load_session(self, session_id: str) -> SessionSnapshot:
+        """One descending Query returns STATE first, then the newest messages; a second,
+        exactly bounded Query fetches the rest of a pending backlog when there is one."""
+        pk = _session_pk(session_id)
+        try:
+            page = self._ddb.query(
+                TableName=self._table,
+                KeyConditionExpression="PK = :pk",
+                ExpressionAttributeValues={":pk": {"S": pk}},
+                ScanIndexForward=False,
+                Limit=1 + self._window + _PAGE_SLACK,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "load session") from exc
+        items = page["Items"]
+        if not items or items[0]["SK"]["S"] != STATE_SK:
+            return SessionSnapshot(state=None, messages=[])
+        state, summary_ct = _to_state(items[0])
+        cursor = state.summarized_through
+        messages = [_to_message(i) for i in items[1:] if int(i["seq"]["N"]) > cursor]
+        oldest = messages[-1].seq if messages else state.message_count + 1
+        if page.get("LastEvaluatedKey") and oldest > cursor + 1:
+            messages.extend(self._messages_between(pk, cursor + 1, oldest - 1))
+        messages.sort(key=lambda m: m.seq)
+        return SessionSnapshot(state=state, messages=messages, summary_ciphertext=summary_ct)
+
+    def _messages_between(self, pk: str, low: int, high: int) -> list[StoredMessage]:
+        out: list[StoredMessage] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "PK = :pk AND SK BETWEEN :lo AND :hi",
+            "ExpressionAttributeValues": {":pk": {"S": pk}, ":lo": {"S": _msg_sk(low)}, ":hi": {"S": _msg_sk(high)}},
+        }
+        try:
+            while True:
+                page = self._ddb.query(**kwargs)
+                out.extend(_to_message(i) for i in page["Items"])
+                if "LastEvaluatedKey" not in page:
+                    return out
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "load messages") from exc
+
+    def get_state(self, session_id: str) -> tuple[SessionState | None, bytes | None]:
+        try:
+            item = self._ddb.get_item(
+                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}}
+            ).get("Item")
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "get session") from exc
+        return _to_state(item) if item else (None, None)
+
+    def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
+        try:
+            page = self._ddb.query(
+                TableName=self._table,
+                IndexName=OWNER_INDEX,
+                KeyConditionExpression="ownerKey = :o",
+                ExpressionAttributeValues={":o": {"S": _user_pk(user_id)}},
+                ScanIndexForward=False,
+                Limit=limit,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "list sessions") from exc
+        return [
+            SessionSummary(
+                session_id=i["sessionId"]["S"],
+                message_count=int(i["messageCount"]["N"]),
+                created_at=_parse(i["createdAt"]["S"]),
+                updated_at=_parse(i["updatedAt"]["S"]),
+            )
+            for i in page["Items"]
+        ]
+
+    def list_messages(self, session_id: str, after: int, limit: int) -> list[StoredMessage]:
+        try:
+            page = self._ddb.query(
+                TableName=self._table,
+                KeyConditionExpression="PK = :pk AND SK BETWEEN :lo AND :hi",
+                ExpressionAttributeValues={
+                    ":pk": {"S": _session_pk(session_id)},
+                    ":lo": {"S": _msg_sk(after + 1)},
+                    ":hi": {"S": _msg_sk(10**10 - 1)},
+                },
+                Limit=limit,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "list messages") from exc
+        return [_to_message(i) for i in page["Items"]]
+
+    # --- writes ------------------------------------------------------------------------
+    def commit_turn(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        expected_count: int,
+        messages: tuple[StoredMessage, StoredMessage],
+        now: datetime,
+        client_turn_id: str | None = None,
+        response_ciphertext: bytes | None = None,
+    ) -> None:
+        pk = _session_pk(session_id)
+        when = _iso(now)
+        puts = [
+            {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": {
+                        "PK": {"S": pk},
+                        "SK": {"S": _msg_sk(m.seq)},
+                        "seq": {"N": str(m.seq)},
+                        "role": {"S": m.role},
+                        "channel": {"S": m.channel},
+                        "at": {"S": _iso(m.at)},
+                        "ct": {"B": m.ciphertext},
+                    },
+                    "ConditionExpression": "attribute_not_exists(PK)",
+                }
+            }
+            for m in messages
+        ]
+        if expected_count == 0:
+            condition = "attribute_not_exists(PK)"
+            values: dict[str, Any] = {}
+        else:
+            condition = "messageCount = :expected AND #owner = :owner"
+            values = {":expected": {"N": str(expected_count)}}
+        state_update = {
+            "Update": {
+                "TableName": self._table,
+                "Key": {"PK": {"S": pk}, "SK": {"S": STATE_SK}},
+                "UpdateExpression": (
+                    "SET messageCount = :count, updatedAt = :now, sessionId = :sid, #owner = :owner, "
+                    "ownerKey = :ownerKey, createdAt = if_not_exists(createdAt, :now), "
+                    "#cursor = if_not_exists(#cursor, :zero)"
+                ),
+                "ConditionExpression": condition,
+                "ExpressionAttributeNames": {"#owner": "owner", "#cursor": "cursor"},
+                "ExpressionAttributeValues": {
+                    **values,
+                    ":count": {"N": str(expected_count + len(messages))},
+                    ":now": {"S": when},
+                    ":sid": {"S": session_id},
+                    ":owner": {"S": user_id},
+                    ":ownerKey": {"S": _user_pk(user_id)},
+                    ":zero": {"N": "0"},
+                },
+            }
+        }
+        items: list[dict[str, Any]] = [*puts, state_update]
+        if client_turn_id is not None:
+            items.append(self._complete_claim(user_id, session_id, client_turn_id, response_ciphertext or b"", now))
+        try:
+            self._ddb.transact_write_items(TransactItems=items)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "TransactionCanceledException":
+                reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
+                if "ConditionalCheckFailed" in reasons:
+                    raise ConcurrentUpdateError("The session changed while this turn ran.") from exc
+            raise _dependency_error(exc, "commit turn") from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, "commit turn") from exc
+
+    # --- idempotency -------------------------------------------------------------------
+    @staticmethod
+    def _claim_key(user_id: str, session_id: str, client_turn_id: str) -> dict[str, Any]:
+        return {"PK": {"S": _user_pk(user_id)}, "SK": {"S": f"TURN#{session_id}#{client_turn_id}"}}
+
+    def _complete_claim(
+        self, user_id: str, session_id: str, client_turn_id: str, response_ct: bytes, now: datetime
+    ) -> dict[str, Any]:
+        return {
+            "Put": {
+                "TableName": self._table,
+                "Item": {
+                    **self._claim_key(user_id, session_id, client_turn_id),
+                    "status": {"S": "completed"},
+                    "leaseUntil": {"N": "0"},
+                    "responseCt": {"B": response_ct},
+                    "expiresAt": {"N": str(int(now.timestamp()) + IDEMPOTENCY_TTL_SECONDS)},
+                },
+            }
+        }
+
+    def claim_turn(
+        self, user_id: str, session_id: str, client_turn_id: str, now: float, lease_seconds: int
+    ) -> TurnClaim | None:
+        key = self._claim_key(user_id, session_id, client_turn_id)
+        try:
+            self._ddb.put_item(
+                TableName=self._table,
+                Item={
+                    **key,
+                    "status": {"S": "in_progress"},
+                    "leaseUntil": {"N": str(int(now) + lease_seconds)},
+                    "expiresAt": {"N": str(int(now) + IDEMPOTENCY_TTL_SECONDS)},
+                },
+                # A crashed turn's lease runs out, then the key may be claimed again.
+                ConditionExpression="attribute_not_exists(PK) OR (#s = :prog AND leaseUntil < :now)",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues={":prog": {"S": "in_progress"}, ":now": {"N": str(int(now))}},
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+            return None
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise _dependency_error(exc, "claim turn") from exc
+            old = exc.response.get("Item") or self._ddb.get_item(TableName=self._table, Key=key, ConsistentRead=True).get("Item")
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, "claim turn") from exc
+        if not old:  # released between our write and our read: claim again
+            return self.claim_turn(user_id, session_id, client_turn_id, now, lease_seconds)
+        ct = old.get("responseCt", {}).get("B")
+        return TurnClaim(
+            status=old["status"]["S"],
+            lease_until=float(old["leaseUntil"]["N"]),
+            response_ciphertext=bytes(ct) if ct is not None else None,
+        )
+
+    def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
+        try:
+            self._ddb.delete_item(
+                TableName=self._table,
+                Key=self._claim_key(user_id, session_id, client_turn_id),
+                ConditionExpression="#s = :prog",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues={":prog": {"S": "in_progress"}},
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise _dependency_error(exc, "release turn") from exc

@@ -1,0 +1,54 @@
+"""The offline, deterministic model of the local stack and the tests.
+
+It answers from the assembled request, so a person trying the demo sees memory work:
+asked about something said earlier ("what did I say about ...?", "do you remember ...?",
+"what is my ...?"), it quotes the earlier visitor message that shares the most words with the
+question; otherwise it acknowledges the message and says what context it was given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from convmem.domain.models import ModelRequest
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_RECALL = re.compile(
+    r"\b(what did i|did i (say|tell|mention)|do you remember|remember|earlier|before|what('s| is| was) my|my first)\b"
+    r"|기억|아까|전에|뭐라고",
+    re.IGNORECASE,
+)
+_STOP = {
+    "what", "did", "i", "say", "tell", "you", "do", "remember", "my", "is", "was", "the", "a", "an",
+    "about", "earlier", "before", "me", "to", "of", "and", "it", "that", "first", "s", "mention",
+}
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)} - _STOP
+
+
+def _excerpt(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class LocalModel:
+    """Model port without a network: replies are a pure function of the request."""
+
+    def reply(self, request: ModelRequest) -> str:
+        earlier = [m.text for m in request.history if m.role == "visitor"]
+        if _RECALL.search(request.current) and earlier:
+            asked = _words(request.current)
+            if re.search(r"\bfirst\b|처음", request.current, re.IGNORECASE):
+                best = earlier[0]
+            else:
+                # Most shared words wins; ties go to the most recent message.
+                best = max(reversed(earlier), key=lambda t: len(asked & _words(t)))
+            return f'Earlier you said: "{_excerpt(best)}"'
+        seen = len(request.history)
+        summary = "with a summary of earlier turns" if request.summary else "and no summary yet"
+        return (
+            f'You said: "{_excerpt(request.current, 120)}". '
+            f"I have {seen} earlier message{'s' if seen != 1 else ''} of this conversation in view, {summary}."
+        )

@@ -1,0 +1,132 @@
+"""The HTTP contract's response shapes (API.md), camelCase on the wire.
+
+The OpenAPI document is generated from these and the route signatures.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from convmem.domain.models import Message, Role, SessionSummary
+from convmem.service.auth import IssuedToken
+from convmem.service.sessions import SessionView, TranscriptPage
+
+
+def iso(at: datetime | None) -> str | None:
+    if at is None:
+        return None
+    return at.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class ErrorBody(Wire):
+    code: str
+    message: str
+
+
+class ErrorResponse(Wire):
+    error: ErrorBody
+
+
+class Health(Wire):
+    status: str = "ok"
+
+
+class TokenRequest(Wire):
+    user_id: str = Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+
+class TokenResponse(Wire):
+    user_id: str
+    token: str
+    expires_at: str
+
+    @classmethod
+    def of(cls, issued: IssuedToken) -> TokenResponse:
+        return cls(
+            user_id=issued.user_id,
+            token=issued.token,
+            expires_at=iso(datetime.fromtimestamp(issued.expires_at, timezone.utc)) or "",
+        )
+
+
+class ContextOut(Wire):
+    budget_tokens: int
+    request_tokens: int
+    window_messages: int
+    pending_messages: int
+    summary_tokens: int
+    compressed_messages: int
+    fact_ids: list[str]
+    profile: bool
+    knowledge: int
+
+
+class TurnResponse(Wire):
+    session_id: str
+    turn_id: str
+    reply: str
+    visitor_seq: int
+    agent_seq: int
+    context: ContextOut
+
+
+class SessionItem(Wire):
+    session_id: str
+    message_count: int
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def of(cls, s: SessionSummary) -> SessionItem:
+        return cls(session_id=s.session_id, message_count=s.message_count, created_at=iso(s.created_at) or "", updated_at=iso(s.updated_at) or "")
+
+
+class SessionList(Wire):
+    sessions: list[SessionItem]
+
+
+class SessionDetail(Wire):
+    session_id: str
+    message_count: int
+    summarized_through: int
+    summary: str | None
+    created_at: str | None
+    updated_at: str | None
+
+    @classmethod
+    def of(cls, view: SessionView) -> SessionDetail:
+        s = view.state
+        return cls(
+            session_id=s.session_id, message_count=s.message_count, summarized_through=s.summarized_through,
+            summary=view.summary, created_at=iso(s.created_at), updated_at=iso(s.updated_at),
+        )
+
+
+class MessageOut(Wire):
+    seq: int
+    role: Role
+    text: str
+    channel: str
+    at: str
+
+    @classmethod
+    def of(cls, m: Message) -> MessageOut:
+        return cls(seq=m.seq, role=m.role, text=m.text, channel=m.channel, at=iso(m.at) or "")
+
+
+class Transcript(Wire):
+    session_id: str
+    messages: list[MessageOut]
+    next: int | None
+
+    @classmethod
+    def of(cls, page: TranscriptPage) -> Transcript:
+        return cls(session_id=page.session_id, messages=[MessageOut.of(m) for m in page.messages], next=page.next)

@@ -1,0 +1,119 @@
+"""The nouns of convmem. Pure pydantic, no AWS."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from convmem.errors import InvalidInputError
+
+ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+_ID_RE = re.compile(ID_PATTERN)
+
+Role = Literal["visitor", "agent"]
+
+
+def validate_id(value: str, what: str) -> str:
+    """Return ``value`` if it is a valid user or session id (API.md), else raise InvalidInputError.
+
+    ``re.fullmatch`` with an ASCII class: Unicode look-alikes, path separators and a trailing
+    newline are all refused.
+    """
+    if not isinstance(value, str) or not _ID_RE.fullmatch(value):
+        raise InvalidInputError(
+            f"{what} must be 1-128 characters of A-Z a-z 0-9 . _ : -", code=f"invalid_{what}"
+        )
+    return value
+
+
+class Message(BaseModel):
+    """One stored message of a session (plaintext only in memory)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seq: int = Field(ge=1)
+    role: Role
+    text: str
+    channel: str
+    at: datetime
+
+
+class SessionState(BaseModel):
+    """The per-session state item: owner, counters, and the rolling-summary cursor."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: str
+    owner: str
+    message_count: int = 0
+    summarized_through: int = 0
+    """The cursor: highest seq folded into ``summary`` (0 when none)."""
+    summary: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @classmethod
+    def new(cls, session_id: str, owner: str) -> SessionState:
+        return cls(session_id=session_id, owner=owner)
+
+    @property
+    def exists(self) -> bool:
+        return self.message_count > 0
+
+
+class KnowledgeSnippet(BaseModel):
+    source: str = Field(min_length=1, max_length=512)
+    text: str = Field(min_length=1)
+
+
+class ContextMessage(BaseModel):
+    """One message as it goes into the model request."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Role
+    text: str
+
+
+class ModelRequest(BaseModel):
+    """Exactly what is sent to the model for one turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    system: str
+    summary: str | None = None
+    history: list[ContextMessage]
+    current: str
+
+
+class ContextReport(BaseModel):
+    """What a turn's request held (API.md ``context``)."""
+
+    budget_tokens: int
+    request_tokens: int
+    window_messages: int
+    pending_messages: int
+    summary_tokens: int
+    compressed_messages: int = 0
+    fact_ids: list[str] = Field(default_factory=list)
+    profile: bool = False
+    knowledge: int = 0
+
+
+class TurnResult(BaseModel):
+    session_id: str
+    turn_id: str
+    reply: str
+    visitor_seq: int
+    agent_seq: int
+    context: ContextReport
+
+
+class SessionSummary(BaseModel):
+    session_id: str
+    message_count: int
+    created_at: datetime
+    updated_at: datetime

@@ -1,0 +1,69 @@
+"""Domain errors. Each carries a stable ``code``; the HTTP layer maps classes to statuses in one place."""
+
+from __future__ import annotations
+
+
+class ConvmemError(Exception):
+    """Base of every error convmem raises on purpose."""
+
+    code = "internal_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class InvalidInputError(ConvmemError):
+    """Malformed or out-of-contract input (HTTP 400)."""
+
+    code = "invalid_request"
+
+
+class UnauthorizedError(ConvmemError):
+    """No, bad or expired credentials (HTTP 401)."""
+
+    code = "unauthorized"
+
+
+class NotFoundError(ConvmemError):
+    """Unknown resource, or one the caller does not own (HTTP 404; existence is not revealed)."""
+
+    code = "not_found"
+
+
+class TurnInProgressError(ConvmemError):
+    """The same clientTurnId is still being processed (HTTP 409)."""
+
+    code = "turn_in_progress"
+
+
+class MessageTooLargeError(ConvmemError):
+    """The message alone does not fit the request budget or the byte limit (HTTP 413)."""
+
+    code = "message_too_large"
+
+
+class ThrottledError(ConvmemError):
+    """The caller or a dependency is throttling (HTTP 429)."""
+
+    code = "throttled"
+
+
+class DependencyUnavailableError(ConvmemError):
+    """A dependency (model, KMS, DynamoDB) failed; nothing was written and a retry is safe (HTTP 503)."""
+
+    code = "dependency_unavailable"
+
+
+class ConcurrentUpdateError(ConvmemError):
+    """A conditional write lost a race; the caller reloads and retries."""
+
+    code = "concurrent_update"
+
+
+class KeyNotFoundError(ConvmemError):
+    """The user has no branch key yet (or it was destroyed by erasure)."""
+
+    code = "key_not_found"

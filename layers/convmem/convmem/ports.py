@@ -1,0 +1,102 @@
+"""The interfaces the services depend on. Adapters implement them; tests use in-memory fakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from convmem.domain.models import ModelRequest, Role, SessionState, SessionSummary
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    """A message as stored: metadata in clear, text only as ciphertext."""
+
+    seq: int
+    role: Role
+    channel: str
+    at: datetime
+    ciphertext: bytes
+
+
+@dataclass(frozen=True)
+class SessionSnapshot:
+    """What a turn reads: the state (None for a new session) and every message after the cursor."""
+
+    state: SessionState | None
+    messages: list[StoredMessage]
+    summary_ciphertext: bytes | None = None
+
+
+@dataclass(frozen=True)
+class TurnClaim:
+    """The idempotency record of a clientTurnId."""
+
+    status: str  # "in_progress" | "completed"
+    lease_until: float
+    response_ciphertext: bytes | None = None
+
+
+class Store(Protocol):
+    """Persistence of sessions, messages and turn records. The only place that knows keys."""
+
+    def load_session(self, session_id: str) -> SessionSnapshot:
+        """The state and every message after its cursor, in seq order. Raises DependencyUnavailableError."""
+
+    def get_state(self, session_id: str) -> tuple[SessionState | None, bytes | None]:
+        """The state item and the summary ciphertext, or (None, None)."""
+
+    def commit_turn(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        expected_count: int,
+        messages: tuple[StoredMessage, StoredMessage],
+        now: datetime,
+        client_turn_id: str | None = None,
+        response_ciphertext: bytes | None = None,
+    ) -> None:
+        """Write both messages and the state update atomically, conditioned on ``expected_count``.
+
+        Raises ConcurrentUpdateError when another turn (or another owner) got there first.
+        """
+
+    def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
+        """The user's sessions, most recently updated first."""
+
+    def list_messages(self, session_id: str, after: int, limit: int) -> list[StoredMessage]:
+        """Messages with seq > ``after``, ascending, at most ``limit``."""
+
+    def claim_turn(
+        self, user_id: str, session_id: str, client_turn_id: str, now: float, lease_seconds: int
+    ) -> TurnClaim | None:
+        """Claim a clientTurnId. None when claimed now; the existing record otherwise."""
+
+    def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
+        """Drop an in-progress claim after a failed turn, so a retry can run."""
+
+
+class Cipher(Protocol):
+    """Envelope encryption under the user's own key; the context binds user, session and kind."""
+
+    def encrypt(self, plaintext: str, *, user_id: str, session_id: str, kind: str, ref: str) -> bytes: ...
+
+    def decrypt(self, ciphertext: bytes, *, user_id: str, session_id: str, kind: str, ref: str) -> str:
+        """Raises DecryptionError (a DependencyUnavailableError) if it fails."""
+
+
+class Model(Protocol):
+    """The chat model, as the turn needs it."""
+
+    def reply(self, request: ModelRequest) -> str:
+        """The agent's reply. Raises DependencyUnavailableError when the model fails."""
+
+
+class Secrets(Protocol):
+    def get(self, secret_id: str) -> str: ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...

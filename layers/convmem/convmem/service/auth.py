@@ -1,0 +1,76 @@
+"""Who is calling: visitor tokens (service-signed) or the server-side API key plus x-user-id."""
+
+from __future__ import annotations
+
+import hmac
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from convmem.domain.access_tokens import sign_token, verify_token
+from convmem.domain.models import validate_id
+from convmem.errors import InvalidInputError, UnauthorizedError
+from convmem.ports import Secrets
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    user_id: str
+    token: str
+    expires_at: int
+
+
+class AuthService:
+    def __init__(
+        self,
+        secrets: Secrets,
+        *,
+        token_secret_id: str,
+        api_key_secret_id: str,
+        token_ttl_seconds: int,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self._secrets = secrets
+        self._token_secret_id = token_secret_id
+        self._api_key_secret_id = api_key_secret_id
+        self._ttl = token_ttl_seconds
+        self._now = now
+
+    def _signing_key(self) -> bytes:
+        return self._secrets.get(self._token_secret_id).encode("utf-8")
+
+    def issue_visitor(self) -> IssuedToken:
+        """A new anonymous visitor with a fresh user id."""
+        return self._issue(f"v-{uuid.uuid4().hex}")
+
+    def issue_for_user(self, headers: Mapping[str, str], user_id: str) -> IssuedToken:
+        """A widget token for a known user; the caller must hold the API key."""
+        self._require_api_key(headers)
+        return self._issue(validate_id(user_id, "userId"))
+
+    def _issue(self, user_id: str) -> IssuedToken:
+        expires_at = int(self._now()) + self._ttl
+        return IssuedToken(user_id, sign_token(user_id, expires_at, self._signing_key()), expires_at)
+
+    def authenticate(self, headers: Mapping[str, str]) -> str:
+        """The user id the request acts as. Header names must be lower-case (HTTP API 2.0 does that)."""
+        auth = headers.get("authorization")
+        if auth is not None:
+            scheme, _, token = auth.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise UnauthorizedError("Use 'Authorization: Bearer <token>'.", code="invalid_token")
+            return verify_token(token.strip(), self._signing_key(), self._now()).user_id
+        if "x-api-key" in headers:
+            self._require_api_key(headers)
+            user_id = headers.get("x-user-id")
+            if not user_id:
+                raise InvalidInputError("x-user-id is required with x-api-key.", code="invalid_userId")
+            return validate_id(user_id, "userId")
+        raise UnauthorizedError("Credentials are required: a bearer token or x-api-key with x-user-id.")
+
+    def _require_api_key(self, headers: Mapping[str, str]) -> None:
+        given = headers.get("x-api-key", "")
+        expected = self._secrets.get(self._api_key_secret_id)
+        if not given or not hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
+            raise UnauthorizedError("The API key is not valid.", code="invalid_api_key")

@@ -1,0 +1,61 @@
+"""Reading a user's sessions and transcripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from convmem.domain.models import Message, SessionState, SessionSummary, validate_id
+from convmem.errors import InvalidInputError, NotFoundError
+from convmem.ports import Cipher, Store
+from convmem.service.turn import SUMMARY_KIND, decrypt_messages, owned_state
+
+MAX_PAGE = 200
+
+
+@dataclass(frozen=True)
+class SessionView:
+    state: SessionState
+    summary: str | None
+
+
+@dataclass(frozen=True)
+class TranscriptPage:
+    session_id: str
+    messages: list[Message]
+    next: int | None
+
+
+class SessionService:
+    def __init__(self, *, store: Store, cipher: Cipher) -> None:
+        self._store = store
+        self._cipher = cipher
+
+    def list_sessions(self, user_id: str, limit: int = 100) -> list[SessionSummary]:
+        return self._store.list_sessions(user_id, limit)
+
+    def _owned(self, user_id: str, session_id: str) -> tuple[SessionState, bytes | None]:
+        validate_id(session_id, "sessionId")
+        state, summary_ct = self._store.get_state(session_id)
+        state = owned_state(state, user_id)
+        if state is None:
+            raise NotFoundError("No such session.", code="session_not_found")
+        return state, summary_ct
+
+    def get_session(self, user_id: str, session_id: str) -> SessionView:
+        state, summary_ct = self._owned(user_id, session_id)
+        summary = (
+            self._cipher.decrypt(summary_ct, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
+            if summary_ct
+            else None
+        )
+        return SessionView(state=state, summary=summary)
+
+    def transcript(self, user_id: str, session_id: str, after: int = 0, limit: int = 100) -> TranscriptPage:
+        """Messages with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page."""
+        if after < 0 or not 1 <= limit <= MAX_PAGE:
+            raise InvalidInputError(f"after must be >= 0 and limit 1-{MAX_PAGE}.", code="invalid_page")
+        state, _ = self._owned(user_id, session_id)
+        stored = self._store.list_messages(session_id, after, limit)
+        messages = decrypt_messages(self._cipher, user_id, session_id, stored)
+        last = messages[-1].seq if messages else after
+        return TranscriptPage(session_id, messages, last if last < state.message_count else None)

@@ -1,0 +1,165 @@
+"""One turn: read the session, assemble the request, ask the model, commit exactly two rows."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable
+
+from pydantic import BaseModel, Field, field_validator
+
+from convmem.domain.context_assembly import assemble, check_message_fits
+from convmem.domain.models import KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, MessageTooLargeError, NotFoundError, TurnInProgressError
+from convmem.ports import Cipher, Clock, Model, SessionSnapshot, Store, StoredMessage
+from convmem.settings import Settings
+
+MESSAGE_KIND = "message"
+SUMMARY_KIND = "summary"
+RESPONSE_KIND = "turn-response"
+
+
+class TurnInput(BaseModel):
+    """The body of POST /v1/sessions/{sessionId}/turns."""
+
+    message: str = Field(min_length=1, description="What the visitor said.")
+    channel: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="web, api, ...")
+    client_turn_id: str | None = Field(None, alias="clientTurnId", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
+    knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=50)
+
+    model_config = {"populate_by_name": True, "extra": "ignore"}
+
+    @field_validator("message")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message must not be empty or whitespace only")
+        return value
+
+
+def decrypt_messages(cipher: Cipher, user_id: str, session_id: str, stored: list[StoredMessage]) -> list[Message]:
+    return [
+        Message(
+            seq=m.seq,
+            role=m.role,
+            channel=m.channel,
+            at=m.at,
+            text=cipher.decrypt(m.ciphertext, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(m.seq)),
+        )
+        for m in stored
+    ]
+
+
+def owned_state(state: SessionState | None, user_id: str) -> SessionState | None:
+    """The state if the user owns it; NotFoundError if someone else does (existence not revealed)."""
+    if state is not None and state.owner != user_id:
+        raise NotFoundError("No such session.", code="session_not_found")
+    return state
+
+
+class TurnService:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        cipher: Cipher,
+        model: Model,
+        clock: Clock,
+        settings: Settings,
+        new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+    ) -> None:
+        self._store = store
+        self._cipher = cipher
+        self._model = model
+        self._clock = clock
+        self._settings = settings
+        self._new_id = new_id
+
+    def take_turn(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
+        """Run one turn and return the reply with its context report.
+
+        Raises InvalidInputError, MessageTooLargeError (nothing written), NotFoundError (someone
+        else's session), TurnInProgressError (same clientTurnId running), DependencyUnavailableError.
+        """
+        validate_id(session_id, "sessionId")
+        s = self._settings
+        if len(turn.message.encode("utf-8")) > s.max_message_bytes:
+            raise MessageTooLargeError(
+                f"The message is {len(turn.message.encode('utf-8'))} bytes; the limit is {s.max_message_bytes}."
+            )
+        check_message_fits(s.system_prompt, turn.message, s.budget_tokens, s.reply_reserve_tokens)
+
+        if turn.client_turn_id is None:
+            return self._run(user_id, session_id, turn)
+        claim = self._store.claim_turn(user_id, session_id, turn.client_turn_id, time.time(), s.turn_lease_seconds)
+        if claim is not None:
+            if claim.status == "completed" and claim.response_ciphertext:
+                return TurnResult.model_validate_json(
+                    self._cipher.decrypt(
+                        claim.response_ciphertext, user_id=user_id, session_id=session_id,
+                        kind=RESPONSE_KIND, ref=turn.client_turn_id,
+                    )
+                )
+            raise TurnInProgressError("A turn with this clientTurnId is still in progress; retry shortly.")
+        try:
+            return self._run(user_id, session_id, turn)
+        except BaseException:
+            self._store.release_turn(user_id, session_id, turn.client_turn_id)
+            raise
+
+    def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
+        for _ in range(self._settings.commit_retries):
+            snapshot = self._store.load_session(session_id)
+            try:
+                return self._attempt(user_id, session_id, turn, snapshot)
+            except ConcurrentUpdateError:
+                continue  # another turn of this session committed first: reload and redo
+        raise DependencyUnavailableError(
+            "The session is too busy with concurrent turns; retry shortly.", code="session_busy"
+        )
+
+    def _attempt(self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot) -> TurnResult:
+        s = self._settings
+        state = owned_state(snapshot.state, user_id) or SessionState.new(session_id, user_id)
+        summary = (
+            self._cipher.decrypt(snapshot.summary_ciphertext, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
+            if snapshot.summary_ciphertext
+            else None
+        )
+        history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
+        request, report = assemble(
+            system=s.system_prompt,
+            summary=summary,
+            after_cursor=history,
+            current=turn.message,
+            window=s.window_messages,
+            budget=s.budget_tokens,
+        )
+        reply = self._model.reply(request)
+
+        now = self._clock.now()
+        visitor_seq, agent_seq = state.message_count + 1, state.message_count + 2
+        rows = tuple(
+            StoredMessage(
+                seq=seq, role=role, channel=turn.channel, at=now,
+                ciphertext=self._cipher.encrypt(text, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(seq)),
+            )
+            for seq, role, text in ((visitor_seq, "visitor", turn.message), (agent_seq, "agent", reply))
+        )
+        result = TurnResult(
+            session_id=session_id, turn_id=self._new_id(), reply=reply,
+            visitor_seq=visitor_seq, agent_seq=agent_seq, context=report,
+        )
+        response_ct = None
+        if turn.client_turn_id is not None:
+            response_ct = self._cipher.encrypt(
+                json.dumps(result.model_dump(mode="json")), user_id=user_id, session_id=session_id,
+                kind=RESPONSE_KIND, ref=turn.client_turn_id,
+            )
+        self._store.commit_turn(
+            user_id=user_id, session_id=session_id, expected_count=state.message_count,
+            messages=rows, now=now,  # type: ignore[arg-type]
+            client_turn_id=turn.client_turn_id, response_ciphertext=response_ct,
+        )
+        return result

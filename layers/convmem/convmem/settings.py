@@ -1,0 +1,73 @@
+"""Every knob of convmem, read once from the environment.
+
+Each field names its environment variable (upper-case field name with the ``CONVMEM_``
+prefix unless an alias is given). The README lists them all.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    # --- resources (names come from template.yaml through the function's environment)
+    table_name: str = Field("convmem-conversations", alias="CONVERSATION_TABLE")
+    """DynamoDB table holding messages, session state and user items."""
+    key_store_table_name: str = Field("convmem-branch-keys", alias="KEY_STORE_TABLE")
+    """DynamoDB table of the hierarchical keyring's key store (one branch key per user)."""
+    kms_key_arn: str = Field("", alias="KMS_KEY_ARN")
+    """The one KMS key that wraps every branch key."""
+    token_secret_id: str = Field("", alias="TOKEN_SECRET_ID")
+    """Secrets Manager secret holding the HMAC key that signs visitor tokens."""
+    api_key_secret_id: str = Field("", alias="API_KEY_SECRET_ID")
+    """Secrets Manager secret holding the server-side callers' API key."""
+
+    # --- conversation layers
+    window_messages: int = Field(12, alias="CONVMEM_WINDOW_MESSAGES", ge=2, le=200)
+    """L1: how many of the latest messages go into the request word for word."""
+    summary_cap_tokens: int = Field(400, alias="CONVMEM_SUMMARY_CAP_TOKENS", ge=50)
+    """L3: cap of the rolling session summary (used by folding)."""
+    budget_tokens: int = Field(8000, alias="CONVMEM_BUDGET_TOKENS", ge=256)
+    """L5: token budget of one model request, prompt and reply reserve together."""
+    reply_reserve_tokens: int = Field(1024, alias="CONVMEM_REPLY_RESERVE_TOKENS", ge=0)
+    """L5: part of the budget kept free for the model's reply."""
+    max_message_bytes: int = Field(100_000, alias="CONVMEM_MAX_MESSAGE_BYTES", ge=1)
+    """Byte limit of one message (UTF-8) so items stay far below DynamoDB's 400 KB."""
+    system_prompt: str = Field(
+        "You are a helpful assistant. Use the conversation so far to answer.",
+        alias="CONVMEM_SYSTEM_PROMPT",
+    )
+
+    # --- model
+    model_provider: Literal["local", "bedrock"] = Field("local", alias="CONVMEM_MODEL_PROVIDER")
+
+    # --- auth and keys
+    token_ttl_seconds: int = Field(86_400, alias="CONVMEM_TOKEN_TTL_S", ge=60)
+    """Lifetime of a visitor token minted by POST /v1/visitors or /v1/tokens."""
+    key_cache_ttl_seconds: int = Field(60, alias="CONVMEM_KEY_CACHE_TTL_S", ge=1)
+    """How long a Lambda instance keeps a user's branch-key material (bounds reads after erasure)."""
+    secret_cache_ttl_seconds: int = Field(300, alias="CONVMEM_SECRET_CACHE_TTL_S", ge=0)
+    """How long the signing secret and API key are cached before they are re-read (rotation)."""
+    commit_retries: int = Field(5, alias="CONVMEM_COMMIT_RETRIES", ge=1, le=20)
+    """Bounded retries when a concurrent turn on the same session wins the commit."""
+    turn_lease_seconds: int = Field(120, alias="CONVMEM_TURN_LEASE_S", ge=5)
+    """How long an in-progress clientTurnId blocks a duplicate before it may be retried."""
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        """Build settings from ``env`` (default: ``os.environ``); unknown variables are ignored."""
+        source = os.environ if env is None else env
+        names = {f.alias or name for name, f in cls.model_fields.items()}
+        return cls.model_validate({k: v for k, v in source.items() if k in names})
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings.from_env()

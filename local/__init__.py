@@ -1,0 +1,1 @@
+"""The local stack: development tooling only, never shipped in the Lambda layer."""

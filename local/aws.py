@@ -1,0 +1,128 @@
+"""The embedded AWS: moto server on loopback, with the resources template.yaml declares."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from local.template import REGION, Resolver, TemplateError
+
+# Resource types that run in-process (functions, API) or have no local effect.
+IN_PROCESS = {
+    "AWS::Serverless::Function",
+    "AWS::Serverless::LayerVersion",
+    "AWS::Serverless::HttpApi",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode} before listening on {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
+
+
+def start_moto(port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for_port(port, proc=proc)
+    return proc
+
+
+def aws_environment(port: int) -> dict[str, str]:
+    """What boto3 needs to talk to the embedded AWS (any key works on moto)."""
+    return {
+        "AWS_ENDPOINT_URL": f"http://127.0.0.1:{port}",
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
+    }
+
+
+def use_aws(port: int) -> None:
+    os.environ.update(aws_environment(port))
+
+
+def _client(name: str) -> Any:
+    import boto3
+
+    return boto3.client(name, region_name=REGION)
+
+
+def _table(logical: str, props: dict[str, Any], resolver: Resolver) -> None:
+    name = f"{resolver.stack_name}-{logical}"
+    kwargs: dict[str, Any] = {
+        "TableName": name,
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "KeySchema": props["KeySchema"],
+        "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
+    }
+    if props.get("GlobalSecondaryIndexes"):
+        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
+    ddb = _client("dynamodb")
+    arn = ddb.create_table(**kwargs)["TableDescription"]["TableArn"]
+    ttl = props.get("TimeToLiveSpecification")
+    if ttl:
+        ddb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+    resolver.refs[logical] = name
+    resolver.attrs[(logical, "Arn")] = arn
+
+
+def _kms_key(logical: str, props: dict[str, Any], resolver: Resolver) -> None:
+    meta = _client("kms").create_key(Description=props.get("Description", logical))["KeyMetadata"]
+    resolver.refs[logical] = meta["KeyId"]
+    resolver.attrs[(logical, "Arn")] = meta["Arn"]
+
+
+def _secret(logical: str, props: dict[str, Any], resolver: Resolver, value: str | None) -> None:
+    if value is None:
+        length = int(props.get("GenerateSecretString", {}).get("PasswordLength", 40))
+        value = secrets.token_urlsafe(length)[:length]
+    arn = _client("secretsmanager").create_secret(
+        Name=f"{resolver.stack_name}-{logical}", SecretString=value, Description=props.get("Description", "")
+    )["ARN"]
+    resolver.refs[logical] = arn
+
+
+def create_resources(
+    template: dict[str, Any], secret_values: dict[str, str] | None = None, stack_name: str = "convmem-local"
+) -> Resolver:
+    """Create every stateful resource of the template on the embedded AWS; return the resolver
+    that knows their physical names. Fails loudly on a resource type it cannot emulate."""
+    resolver = Resolver(template, stack_name=stack_name)
+    secret_values = secret_values or {}
+    for logical, res in template["Resources"].items():
+        kind = res["Type"]
+        props = resolver.resolve(res.get("Properties", {})) if kind not in IN_PROCESS else {}
+        if kind == "AWS::DynamoDB::Table":
+            _table(logical, props, resolver)
+        elif kind == "AWS::KMS::Key":
+            _kms_key(logical, props, resolver)
+        elif kind == "AWS::SecretsManager::Secret":
+            _secret(logical, props, resolver, secret_values.get(logical))
+        elif kind in IN_PROCESS:
+            resolver.refs[logical] = f"{stack_name}-{logical}"
+        else:
+            raise TemplateError(f"{logical}: resource type {kind} is not emulated by the local stack")
+    return resolver

@@ -1,0 +1,64 @@
+"""`make run`: the service on an embedded AWS with the offline model.
+
+Starts moto server, creates the template's resources there, and serves the HTTP API by turning
+each request into an API Gateway HTTP API event for functions/api/app.py. Ctrl-C stops it all.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+
+from local.apigw import make_server
+from local.aws import create_resources, start_moto, use_aws
+from local.lambda_runtime import load_handler
+from local.template import load_template
+
+
+def main() -> int:
+    aws_port = int(os.environ.get("CONVMEM_AWS_PORT", "4566"))
+    port = int(os.environ.get("PORT", "3000"))
+    api_key = os.environ.get("CONVMEM_API_KEY") or secrets.token_urlsafe(24)
+    os.environ.setdefault("CONVMEM_MODEL_PROVIDER", "local")
+
+    moto = start_moto(aws_port)
+    try:
+        use_aws(aws_port)
+        template = load_template()
+        resolver = create_resources(template, secret_values={"ApiKeySecret": api_key})
+        resolver.overrides["ModelProvider"] = os.environ["CONVMEM_MODEL_PROVIDER"]
+        api = load_handler(template, "ApiFunction", resolver)
+        server = make_server(port, api)
+
+        def stop(_sig: int, _frame: object) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        print(
+            f"convmem is running\n"
+            f"  API:          http://127.0.0.1:{port}/v1/health\n"
+            f"  API key:      {api_key}   (x-api-key; set CONVMEM_API_KEY to choose it)\n"
+            f"  embedded AWS: http://127.0.0.1:{aws_port} (region us-east-1, any access key)\n"
+            f"  stop:         Ctrl-C",
+            flush=True,
+        )
+        try:
+            server.serve_forever(poll_interval=0.2)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
+    finally:
+        moto.terminate()
+        try:
+            moto.wait(timeout=5)
+        except Exception:
+            moto.kill()
+        print("convmem stopped", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
