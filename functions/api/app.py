@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.metrics import MetricUnit
 
 from convmem import api_schemas as wire
 from convmem.composition import ApiServices, build_api
@@ -16,14 +17,14 @@ from convmem.errors import ConvmemError
 from convmem.http_errors import error_response, status_for, validation_error_response
 from convmem.observability import logger, metrics
 from convmem.service.turn import TurnInput
-from convmem.settings import get_settings
+from convmem.settings import Settings
 
 app = APIGatewayHttpResolver(enable_validation=True)
 
 
 @lru_cache(maxsize=1)
 def services() -> ApiServices:
-    return build_api(get_settings())
+    return build_api(Settings.from_env())
 
 
 def caller() -> str:
@@ -49,6 +50,7 @@ def mint_token(body: Annotated[wire.TokenRequest, Body()]) -> Response[wire.Toke
 @app.post("/v1/sessions/<sessionId>/turns")
 def take_turn(sessionId: str, turn: Annotated[TurnInput, Body()]) -> wire.TurnResponse:  # noqa: N803
     result = services().turns.take_turn(caller(), sessionId, turn)
+    metrics.add_metric(name="TurnsCommitted", unit=MetricUnit.Count, value=1)
     logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
     return wire.TurnResponse.model_validate(result.model_dump())
 

@@ -7,7 +7,6 @@ prefix unless an alias is given). The README lists them all.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -54,7 +53,7 @@ class Settings(BaseModel):
     """How long a Lambda instance keeps a user's branch-key material (bounds reads after erasure)."""
     secret_cache_ttl_seconds: int = Field(300, alias="CONVMEM_SECRET_CACHE_TTL_S", ge=0)
     """How long the signing secret and API key are cached before they are re-read (rotation)."""
-    commit_retries: int = Field(5, alias="CONVMEM_COMMIT_RETRIES", ge=1, le=20)
+    commit_retries: int = Field(12, alias="CONVMEM_COMMIT_RETRIES", ge=1, le=20)
     """Bounded retries when a concurrent turn on the same session wins the commit."""
     turn_lease_seconds: int = Field(120, alias="CONVMEM_TURN_LEASE_S", ge=5)
     """How long an in-progress clientTurnId blocks a duplicate before it may be retried."""
@@ -65,9 +64,3 @@ class Settings(BaseModel):
         source = os.environ if env is None else env
         names = {f.alias or name for name, f in cls.model_fields.items()}
         return cls.model_validate({k: v for k, v in source.items() if k in names})
-
-
-@lru_cache(maxsize=1)
-def get_settings() -> Settings:
-    """The process-wide settings, read once."""
-    return Settings.from_env()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 import uuid
 from collections.abc import Callable
@@ -68,7 +69,9 @@ class TurnService:
         clock: Clock,
         settings: Settings,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        self._sleep = sleep
         self._store = store
         self._cipher = cipher
         self._model = model
@@ -109,12 +112,14 @@ class TurnService:
             raise
 
     def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
-        for _ in range(self._settings.commit_retries):
+        for attempt in range(self._settings.commit_retries):
             snapshot = self._store.load_session(session_id)
             try:
                 return self._attempt(user_id, session_id, turn, snapshot)
             except ConcurrentUpdateError:
-                continue  # another turn of this session committed first: reload and redo
+                # Another turn of this session committed first: reload and redo, after a
+                # jittered backoff so that a burst of turns spreads out instead of colliding again.
+                self._sleep(random.uniform(0, min(0.4, 0.01 * 2**attempt)))
         raise DependencyUnavailableError(
             "The session is too busy with concurrent turns; retry shortly.", code="session_busy"
         )
