@@ -12,12 +12,15 @@ from typing import Any
 
 from local.template import REGION, Resolver, TemplateError
 
-# Resource types that run in-process (functions, API) or have no local effect.
+# Resource types that run in-process (functions, API) or have no local effect (alarms).
 IN_PROCESS = {
     "AWS::Serverless::Function",
     "AWS::Serverless::LayerVersion",
     "AWS::Serverless::HttpApi",
 }
+NO_LOCAL_EFFECT = {"AWS::CloudWatch::Alarm"}
+_SQS_ATTRIBUTES = ("FifoQueue", "VisibilityTimeout", "MessageRetentionPeriod", "ContentBasedDeduplication",
+                   "DelaySeconds", "ReceiveMessageWaitTimeSeconds", "RedrivePolicy")
 
 
 def free_port() -> int:
@@ -105,6 +108,23 @@ def _secret(logical: str, props: dict[str, Any], resolver: Resolver, value: str 
     resolver.refs[logical] = arn
 
 
+def _queue(logical: str, props: dict[str, Any], resolver: Resolver) -> None:
+    import json
+
+    fifo = str(props.get("FifoQueue", "false")).lower() == "true"
+    name = f"{resolver.stack_name}-{logical}" + (".fifo" if fifo else "")
+    attributes = {
+        k: (json.dumps(v) if isinstance(v, dict) else str(v).lower() if isinstance(v, bool) else str(v))
+        for k, v in props.items() if k in _SQS_ATTRIBUTES
+    }
+    sqs = _client("sqs")
+    url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+    resolver.refs[logical] = url
+    resolver.attrs[(logical, "Arn")] = f"arn:aws:sqs:{REGION}:{resolver.pseudo('AWS::AccountId')}:{name}"
+    resolver.attrs[(logical, "QueueName")] = name
+    resolver.attrs[(logical, "QueueUrl")] = url
+
+
 def create_resources(
     template: dict[str, Any], secret_values: dict[str, str] | None = None, stack_name: str = "convmem-local"
 ) -> Resolver:
@@ -112,17 +132,27 @@ def create_resources(
     that knows their physical names. Fails loudly on a resource type it cannot emulate."""
     resolver = Resolver(template, stack_name=stack_name)
     secret_values = secret_values or {}
-    for logical, res in template["Resources"].items():
-        kind = res["Type"]
-        props = resolver.resolve(res.get("Properties", {})) if kind not in IN_PROCESS else {}
-        if kind == "AWS::DynamoDB::Table":
-            _table(logical, props, resolver)
-        elif kind == "AWS::KMS::Key":
-            _kms_key(logical, props, resolver)
-        elif kind == "AWS::SecretsManager::Secret":
-            _secret(logical, props, resolver, secret_values.get(logical))
-        elif kind in IN_PROCESS:
-            resolver.refs[logical] = f"{stack_name}-{logical}"
-        else:
-            raise TemplateError(f"{logical}: resource type {kind} is not emulated by the local stack")
+    creators = {"AWS::DynamoDB::Table": _table, "AWS::KMS::Key": _kms_key, "AWS::SQS::Queue": _queue}
+    pending = list(template["Resources"].items())
+    while pending:  # a resource whose properties name one not created yet waits a pass
+        waiting = []
+        for logical, res in pending:
+            kind = res["Type"]
+            if kind in IN_PROCESS or kind in NO_LOCAL_EFFECT:
+                resolver.refs[logical] = f"{stack_name}-{logical}"
+                continue
+            if kind not in creators and kind != "AWS::SecretsManager::Secret":
+                raise TemplateError(f"{logical}: resource type {kind} is not emulated by the local stack")
+            try:
+                props = resolver.resolve(res.get("Properties", {}))
+            except TemplateError:
+                waiting.append((logical, res))
+                continue
+            if kind == "AWS::SecretsManager::Secret":
+                _secret(logical, props, resolver, secret_values.get(logical))
+            else:
+                creators[kind](logical, props, resolver)
+        if len(waiting) == len(pending):
+            resolver.resolve(waiting[0][1].get("Properties", {}))  # raises the real reason
+        pending = waiting
     return resolver

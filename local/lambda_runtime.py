@@ -7,6 +7,7 @@ import os
 import sys
 import uuid
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Callable
 
 from local.template import ROOT, Resolver, function_environment, function_handler
@@ -30,7 +31,13 @@ class LambdaContext:
 
 
 def load_handler(template: dict[str, Any], logical_id: str, resolver: Resolver) -> Callable[[dict, Any], Any]:
-    """Import the function's module from its CodeUri with the template's environment applied."""
+    """The function's handler: its module imported from CodeUri with the template's environment."""
+    module, func = load_module(template, logical_id, resolver)
+    return getattr(module, func)
+
+
+def load_module(template: dict[str, Any], logical_id: str, resolver: Resolver) -> tuple[ModuleType, str]:
+    """Import the function's module afresh (module, handler name), as a new Lambda instance would."""
     if str(LAYER) not in sys.path:
         sys.path.insert(0, str(LAYER))
     os.environ.update(function_environment(template, logical_id, resolver))
@@ -39,4 +46,4 @@ def load_handler(template: dict[str, Any], logical_id: str, resolver: Resolver) 
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return getattr(mod, func)
+    return mod, func

@@ -14,6 +14,7 @@ import sys
 from local.apigw import make_server
 from local.aws import create_resources, start_moto, use_aws
 from local.lambda_runtime import load_handler
+from local.pollers import QueuePoller, sqs_sources
 from local.template import load_template
 
 
@@ -31,6 +32,12 @@ def main() -> int:
         resolver.overrides["ModelProvider"] = os.environ["CONVMEM_MODEL_PROVIDER"]
         api = load_handler(template, "ApiFunction", resolver)
         server = make_server(port, api)
+        import boto3
+
+        sqs = boto3.client("sqs")
+        pollers = [QueuePoller(src, resolver, load_handler(template, src.function, resolver), sqs) for src in sqs_sources(template)]
+        for p in pollers:
+            p.start()
 
         def stop(_sig: int, _frame: object) -> None:
             raise KeyboardInterrupt
@@ -49,6 +56,8 @@ def main() -> int:
         except KeyboardInterrupt:
             pass
         finally:
+            for p in pollers:
+                p.stop()
             server.server_close()
     finally:
         moto.terminate()

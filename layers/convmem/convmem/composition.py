@@ -10,8 +10,10 @@ from convmem.adapters.dynamodb_store import DynamoDBStore
 from convmem.adapters.encryption import HierarchicalCipher
 from convmem.adapters.local_model import LocalModel
 from convmem.adapters.secrets import SecretsManagerSecrets
+from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.errors import ConvmemError
 from convmem.service.auth import AuthService
+from convmem.service.fold import FoldService
 from convmem.service.sessions import SessionService
 from convmem.service.turn import TurnService
 from convmem.settings import Settings
@@ -30,22 +32,33 @@ def build_model(settings: Settings) -> Any:
     raise ConvmemError(f"model provider {settings.model_provider!r} is not available in this build")
 
 
-def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> ApiServices:
-    """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager) override defaults."""
-    import boto3
+def _client(clients: dict[str, Any], name: str) -> Any:
+    if name not in clients:
+        import boto3
 
-    clients = clients or {}
-    ddb = clients.get("dynamodb") or boto3.client("dynamodb")
-    kms = clients.get("kms") or boto3.client("kms")
+        clients[name] = boto3.client(name)
+    return clients[name]
+
+
+def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[DynamoDBStore, HierarchicalCipher]:
+    ddb = _client(clients, "dynamodb")
     store = DynamoDBStore(settings.table_name, ddb, window=settings.window_messages)
     cipher = HierarchicalCipher(
         kms_key_arn=settings.kms_key_arn,
         key_store_table=settings.key_store_table_name,
         ddb_client=ddb,
-        kms_client=kms,
+        kms_client=_client(clients, "kms"),
         cache_ttl_seconds=settings.key_cache_ttl_seconds,
     )
-    secrets = SecretsManagerSecrets(clients.get("secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
+    return store, cipher
+
+
+def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> ApiServices:
+    """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults."""
+    clients = dict(clients or {})
+    store, cipher = _store_and_cipher(settings, clients)
+    jobs = SqsJobs(settings.fold_queue_url, _client(clients, "sqs")) if settings.fold_queue_url else None
+    secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
     return ApiServices(
         auth=AuthService(
             secrets,
@@ -53,6 +66,16 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
             api_key_secret_id=settings.api_key_secret_id,
             token_ttl_seconds=settings.token_ttl_seconds,
         ),
-        turns=TurnService(store=store, cipher=cipher, model=build_model(settings), clock=SystemClock(), settings=settings),
+        turns=TurnService(
+            store=store, cipher=cipher, model=build_model(settings), clock=SystemClock(), settings=settings, jobs=jobs
+        ),
         sessions=SessionService(store=store, cipher=cipher),
+    )
+
+
+def build_fold(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FoldService:
+    """Wire the fold consumer's service."""
+    store, cipher = _store_and_cipher(settings, dict(clients or {}))
+    return FoldService(
+        store=store, cipher=cipher, model=model or build_model(settings), clock=SystemClock(), settings=settings
     )

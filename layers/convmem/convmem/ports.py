@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from collections.abc import Sequence
 from typing import Protocol
 
-from convmem.domain.models import ModelRequest, Role, SessionState, SessionSummary
+from convmem.domain.models import Message, ModelRequest, Role, SessionState, SessionSummary
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,12 @@ class Store(Protocol):
         Raises ConcurrentUpdateError when another turn (or another owner) got there first.
         """
 
+    def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
+        """Messages with low <= seq <= high, ascending."""
+
+    def advance_summary(self, session_id: str, *, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime) -> None:
+        """Move the cursor from ``old_cursor`` to ``new_cursor`` with the new summary; ConcurrentUpdateError if it moved."""
+
     def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
         """The user's sessions, most recently updated first."""
 
@@ -88,10 +95,27 @@ class Cipher(Protocol):
 
 
 class Model(Protocol):
-    """The chat model, as the turn needs it."""
+    """The chat model, as the service needs it."""
 
     def reply(self, request: ModelRequest) -> str:
         """The agent's reply. Raises DependencyUnavailableError when the model fails."""
+
+    def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
+        """The old summary with ``messages`` folded in (incremental, never from the whole history)."""
+
+
+@dataclass(frozen=True)
+class FoldJob:
+    """Ids only, never text: the fold reads everything else from the store."""
+
+    session_id: str
+    user_id: str
+    through_seq: int
+
+
+class Jobs(Protocol):
+    def send_fold(self, job: FoldJob) -> None:
+        """Enqueue a fold job (FIFO, grouped by session, deduplicated by session and seq)."""
 
 
 class Secrets(Protocol):

@@ -22,6 +22,8 @@ class Settings(BaseModel):
     """DynamoDB table of the hierarchical keyring's key store (one branch key per user)."""
     kms_key_arn: str = Field("", alias="KMS_KEY_ARN")
     """The one KMS key that wraps every branch key."""
+    fold_queue_url: str = Field("", alias="FOLD_QUEUE_URL")
+    """SQS FIFO queue of fold jobs (empty: the turn path sends none)."""
     token_secret_id: str = Field("", alias="TOKEN_SECRET_ID")
     """Secrets Manager secret holding the HMAC key that signs visitor tokens."""
     api_key_secret_id: str = Field("", alias="API_KEY_SECRET_ID")

@@ -118,11 +118,15 @@ class DynamoDBStore:
         messages = [_to_message(i) for i in items[1:] if int(i["seq"]["N"]) > cursor]
         oldest = messages[-1].seq if messages else state.message_count + 1
         if page.get("LastEvaluatedKey") and oldest > cursor + 1:
-            messages.extend(self._messages_between(pk, cursor + 1, oldest - 1))
+            messages.extend(self._between(pk, cursor + 1, oldest - 1))
         messages.sort(key=lambda m: m.seq)
         return SessionSnapshot(state=state, messages=messages, summary_ciphertext=summary_ct)
 
-    def _messages_between(self, pk: str, low: int, high: int) -> list[StoredMessage]:
+    def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
+        """Messages with low <= seq <= high, ascending (every page)."""
+        return self._between(_session_pk(session_id), low, high)
+
+    def _between(self, pk: str, low: int, high: int) -> list[StoredMessage]:
         out: list[StoredMessage] = []
         kwargs: dict[str, Any] = {
             "TableName": self._table,
@@ -259,6 +263,35 @@ class DynamoDBStore:
             raise _dependency_error(exc, "commit turn") from exc
         except BotoCoreError as exc:
             raise _dependency_error(exc, "commit turn") from exc
+
+    def advance_summary(self, session_id: str, *, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime) -> None:
+        """Write the new summary and cursor only if the cursor is still ``old_cursor``.
+
+        Raises ConcurrentUpdateError when another fold moved it first (the cursor never moves
+        back and never skips: it only moves from the value this fold read).
+        """
+        if new_cursor <= old_cursor:
+            raise ValueError("the cursor only moves forward")
+        try:
+            self._ddb.update_item(
+                TableName=self._table,
+                Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                UpdateExpression="SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
+                ConditionExpression="#cursor = :old AND messageCount >= :new",
+                ExpressionAttributeNames={"#cursor": "cursor"},
+                ExpressionAttributeValues={
+                    ":new": {"N": str(new_cursor)},
+                    ":old": {"N": str(old_cursor)},
+                    ":ct": {"B": summary_ciphertext},
+                    ":now": {"S": _iso(now)},
+                },
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ConcurrentUpdateError("The summary cursor moved while this fold ran.") from exc
+            raise _dependency_error(exc, "advance summary") from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, "advance summary") from exc
 
     # --- idempotency -------------------------------------------------------------------
     @staticmethod

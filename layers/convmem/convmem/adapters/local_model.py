@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
-from convmem.domain.models import ModelRequest
+from collections.abc import Sequence
+
+from convmem.domain import summary_fold
+from convmem.domain.models import Message, ModelRequest
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _RECALL = re.compile(
@@ -52,3 +55,7 @@ class LocalModel:
             f'You said: "{_excerpt(request.current, 120)}". '
             f"I have {seen} earlier message{'s' if seen != 1 else ''} of this conversation in view, {summary}."
         )
+
+    def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
+        """Extractive and deterministic: sentences with identifiers and decisions are kept."""
+        return summary_fold.fold(old_summary, messages, cap_tokens)

@@ -13,7 +13,9 @@ from pydantic import BaseModel, Field, field_validator
 from convmem.domain.context_assembly import assemble, check_message_fits
 from convmem.domain.models import KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, MessageTooLargeError, NotFoundError, TurnInProgressError
-from convmem.ports import Cipher, Clock, Model, SessionSnapshot, Store, StoredMessage
+from convmem.domain.summary_fold import fold_target
+from convmem.observability import logger
+from convmem.ports import Cipher, Clock, FoldJob, Jobs, Model, SessionSnapshot, Store, StoredMessage
 from convmem.settings import Settings
 
 MESSAGE_KIND = "message"
@@ -69,8 +71,10 @@ class TurnService:
         clock: Clock,
         settings: Settings,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        jobs: Jobs | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        self._jobs = jobs
         self._sleep = sleep
         self._store = store
         self._cipher = cipher
@@ -167,4 +171,16 @@ class TurnService:
             messages=rows, now=now,  # type: ignore[arg-type]
             client_turn_id=turn.client_turn_id, response_ciphertext=response_ct,
         )
+        self._request_fold(user_id, session_id, agent_seq, state.summarized_through)
         return result
+
+    def _request_fold(self, user_id: str, session_id: str, message_count: int, cursor: int) -> None:
+        """Enqueue a fold when messages stand beyond the window. Never fails the committed turn:
+        the target comes from the state, so the next turn's job covers a lost one."""
+        through = fold_target(message_count, cursor, self._settings.window_messages)
+        if through is None or self._jobs is None:
+            return
+        try:
+            self._jobs.send_fold(FoldJob(session_id=session_id, user_id=user_id, through_seq=through))
+        except Exception as exc:  # noqa: BLE001 - the turn is committed; log ids only
+            logger.warning("fold job not sent", extra={"session_id": session_id, "through_seq": through, "error": type(exc).__name__})

@@ -1,0 +1,56 @@
+"""Fold consumer (SQS FIFO, group = session): rolling-summary folds with partial batch failures."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+from convmem.composition import build_fold
+from convmem.observability import logger, metrics
+from convmem.service.fold import FoldService
+from convmem.settings import Settings
+
+# Only the failing session's later jobs are retried; other sessions in the batch go on.
+processor = SqsFifoPartialProcessor(skip_group_on_error=True)
+# A batch whose every job failed is reported item by item, not as a crashed invocation
+# (the FIFO processor's constructor does not take this flag; the base class honours it).
+processor.raise_on_entire_batch_failure = False
+
+
+@lru_cache(maxsize=1)
+def service() -> FoldService:
+    return build_fold(Settings.from_env())
+
+
+def _targets(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Highest throughSeq per session in this batch: several jobs of one session fold once."""
+    out: dict[str, int] = {}
+    for r in records:
+        try:
+            job = json.loads(r["body"])
+            out[job["sessionId"]] = max(out.get(job["sessionId"], 0), int(job["throughSeq"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # a malformed job fails on its own in handle(), then goes to the DLQ
+    return out
+
+
+def handle(record: SQSRecord, targets: dict[str, int]) -> None:
+    job = json.loads(record.body)
+    outcome = service().fold(job["sessionId"], job["userId"], targets.get(job["sessionId"], int(job["throughSeq"])))
+    logger.info("fold", extra={"session_id": outcome.session_id, "cursor": outcome.cursor_after, "folded": outcome.folded})
+
+
+@logger.inject_lambda_context(log_event=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    targets = _targets(event.get("Records", []))
+    return process_partial_response(
+        event=event,
+        record_handler=lambda record: handle(record, targets),
+        processor=processor,
+        context=context,
+    )
