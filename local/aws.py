@@ -43,8 +43,12 @@ def wait_for_port(port: int, timeout: float = 30.0, proc: subprocess.Popen | Non
 
 
 def start_moto(port: int) -> subprocess.Popen:
+    """moto server on loopback (DynamoDB serialised, see local/moto_server.py)."""
+    from local.template import ROOT
+
     proc = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        cwd=ROOT,
+        args=[sys.executable, "-m", "local.moto_server", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -49,25 +49,55 @@ def test_a_warm_turn_makes_no_kms_call(services, counter):
     assert dict(counter.calls) == {"dynamodb.Query": 1, "dynamodb.TransactWriteItems": 1}
 
 
-def test_concurrent_turns_on_one_session_keep_seqs_contiguous(services, settings):
+class SerialClient:
+    """A DynamoDB client whose calls run one at a time. moto applies a transaction by
+    snapshot-and-restore, which concurrent threads can interleave; real DynamoDB is atomic."""
+
+    _lock = threading.Lock()
+
+    def __init__(self, client) -> None:
+        self._client = client
+
+    def __getattr__(self, name):
+        attr = getattr(self._client, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args, **kwargs):
+            with self._lock:
+                return attr(*args, **kwargs)
+
+        return call
+
+
+def test_concurrent_turns_on_one_session_keep_seqs_contiguous(settings):
+    from convmem.composition import build_api
+
+    services = build_api(settings, clients={"dynamodb": SerialClient(boto3.client("dynamodb"))})
     turn(services, "alice", "s-race", "warm up")
     errors: list[Exception] = []
+    replies: dict[int, str] = {}
 
     def one(i: int) -> None:
         try:
-            turn(services, "alice", "s-race", f"concurrent {i}")
+            result = turn(services, "alice", "s-race", f"concurrent {i}")
+            replies[result.visitor_seq] = result.reply
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(8)]
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert errors == []
     items = message_items(settings, "s-race")
-    assert [int(i["seq"]["N"]) for i in items] == list(range(1, 19))
-    assert [i["role"]["S"] for i in items] == ["visitor", "agent"] * 9
+    assert [int(i["seq"]["N"]) for i in items] == list(range(1, 23))
+    assert [i["role"]["S"] for i in items] == ["visitor", "agent"] * 11
+    # each visitor message is directly followed by its own reply
+    page = services.sessions.transcript("alice", "s-race", limit=50).messages
+    for visitor, agent in zip(page[::2], page[1::2]):
+        assert agent.seq == visitor.seq + 1 and visitor.text in agent.text
 
 
 def test_a_failed_model_writes_nothing_and_frees_the_client_turn_id(services, settings, monkeypatch):

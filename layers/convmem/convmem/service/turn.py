@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, Field, field_validator
 
 from convmem.domain.context_assembly import assemble, check_message_fits
-from convmem.domain.models import KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
+from convmem.domain.models import ContextReport, KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, MessageTooLargeError, NotFoundError, TurnInProgressError
 from convmem.domain.summary_fold import fold_target
 from convmem.observability import logger
@@ -116,21 +116,28 @@ class TurnService:
             raise
 
     def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
+        snapshot = self._store.load_session(session_id)
+        state = owned_state(snapshot.state, user_id) or SessionState.new(session_id, user_id)
+        reply, report = self._reply(user_id, session_id, turn, snapshot)
+        turn_id = self._new_id()
         for attempt in range(self._settings.commit_retries):
-            snapshot = self._store.load_session(session_id)
             try:
-                return self._attempt(user_id, session_id, turn, snapshot)
+                result = self._commit(user_id, session_id, turn, state, reply, report, turn_id)
+                self._request_fold(user_id, session_id, result.agent_seq, state.summarized_through)
+                return result
             except ConcurrentUpdateError:
-                # Another turn of this session committed first: reload and redo, after a
-                # jittered backoff so that a burst of turns spreads out instead of colliding again.
-                self._sleep(random.uniform(0, min(0.4, 0.01 * 2**attempt)))
+                # Another turn of this session committed first. The reply answers what this
+                # visitor saw, so it is not asked again: the pair moves to the next free seqs,
+                # after a jittered backoff so that a burst spreads out instead of colliding again.
+                self._sleep(random.uniform(0, min(0.2, 0.005 * 2**attempt)))
+                state = owned_state(self._store.get_state(session_id)[0], user_id) or SessionState.new(session_id, user_id)
         raise DependencyUnavailableError(
             "The session is too busy with concurrent turns; retry shortly.", code="session_busy"
         )
 
-    def _attempt(self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot) -> TurnResult:
+    def _reply(self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot) -> tuple[str, ContextReport]:
+        """Assemble the request from the snapshot's layers and ask the model."""
         s = self._settings
-        state = owned_state(snapshot.state, user_id) or SessionState.new(session_id, user_id)
         summary = (
             self._cipher.decrypt(snapshot.summary_ciphertext, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
             if snapshot.summary_ciphertext
@@ -145,8 +152,13 @@ class TurnService:
             window=s.window_messages,
             budget=s.budget_tokens,
         )
-        reply = self._model.reply(request)
+        return self._model.reply(request), report
 
+    def _commit(
+        self, user_id: str, session_id: str, turn: TurnInput, state: SessionState,
+        reply: str, report: ContextReport, turn_id: str,
+    ) -> TurnResult:
+        """Encrypt the pair at the next seqs after ``state`` and commit it with the state update."""
         now = self._clock.now()
         visitor_seq, agent_seq = state.message_count + 1, state.message_count + 2
         rows = tuple(
@@ -157,7 +169,7 @@ class TurnService:
             for seq, role, text in ((visitor_seq, "visitor", turn.message), (agent_seq, "agent", reply))
         )
         result = TurnResult(
-            session_id=session_id, turn_id=self._new_id(), reply=reply,
+            session_id=session_id, turn_id=turn_id, reply=reply,
             visitor_seq=visitor_seq, agent_seq=agent_seq, context=report,
         )
         response_ct = None
@@ -171,7 +183,6 @@ class TurnService:
             messages=rows, now=now,  # type: ignore[arg-type]
             client_turn_id=turn.client_turn_id, response_ciphertext=response_ct,
         )
-        self._request_fold(user_id, session_id, agent_seq, state.summarized_through)
         return result
 
     def _request_fold(self, user_id: str, session_id: str, message_count: int, cursor: int) -> None:
