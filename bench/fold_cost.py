@@ -33,6 +33,7 @@ def run(turns: int) -> dict:
         from convmem.domain.tokens import count_tokens
         from convmem.service.turn import TurnInput
         from convmem.settings import Settings
+
         from local.aws import create_resources
         from local.template import function_environment, load_template
 

@@ -6,9 +6,10 @@ import importlib.util
 import os
 import sys
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from local.template import ROOT, Resolver, function_environment, function_handler
 

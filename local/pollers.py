@@ -11,8 +11,9 @@ import hashlib
 import os
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from local.lambda_runtime import LambdaContext
 from local.template import REGION, Resolver

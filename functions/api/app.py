@@ -10,7 +10,6 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
-
 from convmem import api_schemas as wire
 from convmem.composition import ApiServices, build_api
 from convmem.errors import ConvmemError

@@ -8,7 +8,6 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-
 from convmem.composition import build_fold
 from convmem.observability import logger, metrics
 from convmem.service.fold import FoldService

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import boto3
 import pytest
-
 from convmem.adapters.encryption import DecryptionError, HierarchicalCipher
 
 

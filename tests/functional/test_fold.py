@@ -8,12 +8,12 @@ import threading
 
 import boto3
 import pytest
-
 from convmem.adapters.local_model import LocalModel
 from convmem.composition import build_fold
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
 from convmem.service.turn import TurnInput
+
 from local.lambda_runtime import LambdaContext, load_module
 from local.pollers import EventSource, QueuePoller
 from tests.functional.conftest import load_event

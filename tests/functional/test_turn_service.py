@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import boto3
-
 from convmem.service.turn import TurnInput
 
 
@@ -96,7 +95,7 @@ def test_concurrent_turns_on_one_session_keep_seqs_contiguous(settings):
     assert [i["role"]["S"] for i in items] == ["visitor", "agent"] * 11
     # each visitor message is directly followed by its own reply
     page = services.sessions.transcript("alice", "s-race", limit=50).messages
-    for visitor, agent in zip(page[::2], page[1::2]):
+    for visitor, agent in zip(page[::2], page[1::2], strict=True):
         assert agent.seq == visitor.seq + 1 and visitor.text in agent.text
 
 

@@ -8,8 +8,8 @@ from urllib.parse import quote
 
 import pytest
 import requests
-
 from convmem.domain.access_tokens import sign_token
+
 from tests.integration.stack import start, stop
 
 pytestmark = pytest.mark.integration

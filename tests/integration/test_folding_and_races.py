@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
-
 from convmem.domain.summary_fold import covered_seqs
 from convmem.domain.tokens import count_tokens
+
 from tests.integration.stack import start, stop
 
 pytestmark = pytest.mark.integration
@@ -66,7 +66,7 @@ def test_ten_concurrent_turns_on_one_session_keep_seqs_contiguous(stack):
     msgs = page["messages"]
     assert [m["seq"] for m in msgs] == list(range(1, 21))
     assert [m["role"] for m in msgs] == ["visitor", "agent"] * 10
-    for visitor, agent in zip(msgs[::2], msgs[1::2]):
+    for visitor, agent in zip(msgs[::2], msgs[1::2], strict=True):
         assert visitor["text"] in agent["text"]  # its own reply, right after it
     assert sorted(m["text"] for m in msgs[::2]) == sorted(f"concurrent message {i}" for i in range(10))
 

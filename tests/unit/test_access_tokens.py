@@ -1,5 +1,4 @@
 import pytest
-
 from convmem.domain.access_tokens import sign_token, verify_token
 from convmem.errors import UnauthorizedError
 

@@ -1,15 +1,14 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from convmem.domain.context_assembly import assemble, check_message_fits, request_tokens, split_window
 from convmem.domain.models import Message
 from convmem.domain.tokens import count_tokens
 from convmem.errors import MessageTooLargeError
+from hypothesis import given
+from hypothesis import strategies as st
 
-AT = datetime(2026, 12, 1, tzinfo=timezone.utc)
+AT = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 def conversation(n: int, start: int = 1) -> list[Message]:

@@ -1,5 +1,4 @@
 import pytest
-
 from convmem.domain.models import validate_id
 from convmem.errors import InvalidInputError
 

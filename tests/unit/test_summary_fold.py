@@ -1,13 +1,12 @@
-from datetime import datetime, timezone
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from datetime import UTC, datetime
 
 from convmem.domain import summary_fold as sf
 from convmem.domain.models import Message
 from convmem.domain.tokens import count_tokens
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-AT = datetime(2026, 12, 1, tzinfo=timezone.utc)
+AT = datetime(2026, 12, 1, tzinfo=UTC)
 FILLER = "we talked about the weather and the shipping options for a while without deciding much at all"
 
 

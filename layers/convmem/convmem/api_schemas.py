@@ -5,7 +5,7 @@ The OpenAPI document is generated from these and the route signatures.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -18,7 +18,7 @@ from convmem.service.sessions import SessionView, TranscriptPage
 def iso(at: datetime | None) -> str | None:
     if at is None:
         return None
-    return at.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Wire(BaseModel):
@@ -53,7 +53,7 @@ class TokenResponse(Wire):
         return cls(
             user_id=issued.user_id,
             token=issued.token,
-            expires_at=iso(datetime.fromtimestamp(issued.expires_at, timezone.utc)) or "",
+            expires_at=iso(datetime.fromtimestamp(issued.expires_at, UTC)) or "",
         )
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from collections.abc import Sequence
 from typing import Protocol
 
 from convmem.domain.models import Message, ModelRequest, Role, SessionState, SessionSummary

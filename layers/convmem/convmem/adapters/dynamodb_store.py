@@ -12,7 +12,7 @@ The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = 
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -47,7 +47,7 @@ def _msg_sk(seq: int) -> str:
 
 
 def _iso(at: datetime) -> str:
-    return at.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _parse(at: str) -> datetime:

@@ -9,7 +9,6 @@ question; otherwise it acknowledges the message and says what context it was giv
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 
 from convmem.domain import summary_fold

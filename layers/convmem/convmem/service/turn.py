@@ -12,8 +12,14 @@ from pydantic import BaseModel, Field, field_validator
 
 from convmem.domain.context_assembly import assemble, check_message_fits
 from convmem.domain.models import ContextReport, KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, MessageTooLargeError, NotFoundError, TurnInProgressError
 from convmem.domain.summary_fold import fold_target
+from convmem.errors import (
+    ConcurrentUpdateError,
+    DependencyUnavailableError,
+    MessageTooLargeError,
+    NotFoundError,
+    TurnInProgressError,
+)
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, FoldJob, Jobs, Model, SessionSnapshot, Store, StoredMessage
 from convmem.settings import Settings
