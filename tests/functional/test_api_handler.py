@@ -107,3 +107,13 @@ def test_another_users_session_is_not_found_for_every_route(handler):
         assert (status, body["error"]["code"]) == (404, "session_not_found"), name
     status, page = call(handler, load_event("api_messages.json"))
     assert len(page["messages"]) == 2
+
+
+def test_a_message_over_the_byte_limit_is_413_and_writes_nothing(handler, aws):
+    event = load_event("api_turn.json")
+    event["body"] = json.dumps({"message": "가" * 40_000})  # 120,000 UTF-8 bytes > 100,000
+    before = scan_all(aws[1])
+    status, body = call(handler, event)
+    assert (status, body["error"]["code"]) == (413, "message_too_large")
+    assert "120000 bytes" in body["error"]["message"]
+    assert scan_all(aws[1]) == before

@@ -1,11 +1,18 @@
 from datetime import UTC, datetime
 
 import pytest
-from convmem.domain.context_assembly import assemble, check_message_fits, request_tokens, split_window
-from convmem.domain.models import Message
+from convmem.domain.context_assembly import (
+    OVERFLOW_HEADER,
+    Layers,
+    assemble,
+    check_message_fits,
+    request_tokens,
+    split_window,
+)
+from convmem.domain.models import KnowledgeSnippet, Message
 from convmem.domain.tokens import count_tokens
 from convmem.errors import MessageTooLargeError
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
@@ -31,7 +38,7 @@ def test_a_short_conversation_is_all_window():
 
 def test_the_request_has_the_history_verbatim_and_the_current_message_last():
     history = conversation(14)
-    request, report = assemble(system="sys", summary=None, after_cursor=history, current="now?", window=12, budget=8000)
+    request, report = assemble(Layers(system="sys", current="now?"), after_cursor=history, window=12, budget=8000, reserve=1024)
     assert [m.text for m in request.history] == [m.text for m in history]
     assert request.current == "now?"
     assert (report.window_messages, report.pending_messages) == (12, 2)
@@ -41,7 +48,7 @@ def test_the_request_has_the_history_verbatim_and_the_current_message_last():
 @given(n=st.integers(0, 60), window=st.integers(2, 20), cursor=st.integers(0, 40))
 def test_every_message_after_the_cursor_is_sent_exactly_once(n, window, cursor):
     after = conversation(n, start=cursor + 1)
-    request, report = assemble(system="s", summary="sum", after_cursor=after, current="q", window=window, budget=8000)
+    request, report = assemble(Layers(system="s", current="q", summary="sum"), after_cursor=after, window=window, budget=8000, reserve=0)
     assert [m.text for m in request.history] == [m.text for m in after]
     assert report.window_messages == min(n, window)
     assert report.window_messages + report.pending_messages == n
@@ -62,3 +69,98 @@ def test_a_message_that_alone_exceeds_the_budget_is_refused_with_the_numbers():
 
 def test_a_message_that_fits_passes():
     assert check_message_fits("sys", "hi there", budget=8000, reserve=1024) == count_tokens("hi there")
+
+
+# --- the request budget -------------------------------------------------------------------
+WORDS = st.sampled_from(["order", "ZX-4410", "refund", "Busan", "delivery", "tomorrow", "부산에", "살아요", "shoes",
+                         "$45", "please", "the", "window", "seat", "2026-12-01", "decided", "cancel", "email"])
+TEXT = st.lists(WORDS, min_size=1, max_size=120).map(" ".join)
+
+
+def _messages(texts, start):
+    return [Message(seq=start + i, role="visitor" if (start + i) % 2 else "agent", text=t, channel="api", at=AT)
+            for i, t in enumerate(texts)]
+
+
+def _mentioned(request, seq_range):
+    return request.overflow is not None and f"messages {seq_range[0]}-{seq_range[1]}" in request.overflow
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    texts=st.lists(TEXT, min_size=0, max_size=40), cursor=st.integers(0, 30), current=TEXT,
+    summary=st.one_of(st.none(), TEXT), facts=st.lists(TEXT, max_size=6), snippets=st.lists(TEXT, max_size=6),
+    profile=st.one_of(st.none(), TEXT), budget=st.integers(1500, 9000), window=st.integers(2, 14),
+)
+def test_the_request_never_exceeds_the_budget_and_no_message_is_dropped_silently(
+    texts, cursor, current, summary, facts, snippets, profile, budget, window
+):
+    reserve = 256
+    check_message_fits("sys", current, budget, reserve)
+    history = _messages(texts, cursor + 1)
+    layers = Layers(system="sys", current=current, summary=summary, profile=profile,
+                    facts=[(f"f{i}", t) for i, t in enumerate(facts)],
+                    knowledge=[KnowledgeSnippet(source=f"k{i}", text=t) for i, t in enumerate(snippets)])
+    request, report = assemble(layers, after_cursor=history, window=window, budget=budget, reserve=reserve)
+
+    assert report.request_tokens == request_tokens(request) <= budget - reserve
+    assert request.current == current  # last and whole
+    verbatim = [m.text for m in request.history]
+    cut = len(history) - len(verbatim)
+    assert verbatim == [m.text for m in history[cut:]]  # a contiguous, ordered suffix
+    assert report.compressed_messages + report.omitted_messages == cut
+    if cut:  # the rest is in the overflow block, by range; never nowhere
+        assert _mentioned(request, (history[0].seq, history[cut - 1].seq))
+        assert any(g.startswith("history:") for g in report.gave_way)
+    else:
+        assert request.overflow is None
+    assert report.window_messages + report.pending_messages == len(verbatim)
+
+
+def test_a_pasted_document_compresses_the_oldest_history_into_one_block():
+    history = _messages([f"My order number is ZX-{4400 + i}. I decided to change the delivery address to the "
+                         "new flat on the corner, second floor, please note it." for i in range(12)], 1)
+    paste = "lorem ipsum dolor sit amet " * 1340  # ~6,700 tokens: with the window it no longer fits 6,976
+    request, report = assemble(Layers(system="sys", current=paste), after_cursor=history, window=12, budget=8000, reserve=1024)
+    assert report.compressed_messages > 0 and report.request_tokens <= 8000 - 1024
+    assert request.overflow.startswith(f"{OVERFLOW_HEADER} messages 1-{report.compressed_messages}, in short:")
+    assert "ZX-4400" in request.overflow  # substance kept, wording lost
+    assert request.history[0].text == history[report.compressed_messages].text
+
+
+def test_knowledge_is_ranked_by_relevance_and_the_least_relevant_gives_way_first():
+    snippets = [KnowledgeSnippet(source="faq#1", text="Our office plants are watered weekly. " * 60),
+                KnowledgeSnippet(source="faq#2", text="Refunds are paid within 5 days to the original card."),
+                KnowledgeSnippet(source="faq#3", text="Gift wrapping costs extra. " * 60)]
+    layers = Layers(system="sys", current="How long does a refund take?", knowledge=snippets)
+    request, _ = assemble(layers, after_cursor=[], window=12, budget=8000, reserve=0)
+    assert request.knowledge[0].source == "faq#2"
+    request, report = assemble(layers, after_cursor=[], window=12, budget=300, reserve=0)
+    assert [k.source for k in request.knowledge] == ["faq#2"]
+    assert {g for g in report.gave_way if g.startswith("knowledge:")} == {"knowledge:faq#1", "knowledge:faq#3"}
+
+
+def test_the_give_way_order_is_configurable():
+    layers = Layers(system="sys", current="question about delivery", profile="Prefers short answers. " * 40,
+                    knowledge=[KnowledgeSnippet(source="kb", text="Delivery takes two days. " * 40)])
+    history = _messages(["delivery " * 30] * 4, 1)
+    _, default = assemble(layers, after_cursor=history, window=12, budget=450, reserve=0)
+    _, profile_first = assemble(layers, after_cursor=history, window=12, budget=450, reserve=0,
+                                give_way=("profile", "history", "knowledge", "facts"))
+    assert default.gave_way[0].startswith("history:") and default.profile
+    assert profile_first.gave_way[0] == "profile" and profile_first.compressed_messages < default.compressed_messages
+
+
+def test_when_even_the_block_cannot_hold_the_history_the_range_is_mentioned_and_reported():
+    history = _messages([f"ZX-{i} " * 200 for i in range(30)], 1)
+    request, report = assemble(Layers(system="sys", current="hi " * 600), after_cursor=history, window=12, budget=640, reserve=0)
+    assert report.request_tokens <= 640 and report.omitted_messages > 0
+    assert "left out of this request for space" in request.overflow
+    assert any("only mentioned by range" in g for g in report.gave_way)
+
+
+def test_relevance_matches_korean_particles_and_english_plurals():
+    from convmem.domain.relevance import rank
+
+    assert rank("부산 날씨", ["서울에 살아요", "부산에 살아요"])[0] == 1
+    assert rank("refund", ["shipping times", "Refunds are fast"])[0] == 1

@@ -64,9 +64,11 @@ class ContextOut(Wire):
     pending_messages: int
     summary_tokens: int
     compressed_messages: int
+    omitted_messages: int
     fact_ids: list[str]
     profile: bool
     knowledge: int
+    gave_way: list[str]
 
 
 class TurnResponse(Wire):

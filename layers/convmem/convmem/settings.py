@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Settings(BaseModel):
@@ -38,6 +38,9 @@ class Settings(BaseModel):
     """L5: token budget of one model request, prompt and reply reserve together."""
     reply_reserve_tokens: int = Field(1024, alias="CONVMEM_REPLY_RESERVE_TOKENS", ge=0)
     """L5: part of the budget kept free for the model's reply."""
+    give_way_order: tuple[str, ...] = Field(("history", "knowledge", "facts", "profile"), alias="CONVMEM_GIVE_WAY_ORDER")
+    """L5: which layers give way first when a request does not fit (comma-separated). The system prompt
+    and the current message never give way; the summary is kept whole and goes only as the very last resort."""
     max_message_bytes: int = Field(100_000, alias="CONVMEM_MAX_MESSAGE_BYTES", ge=1)
     """Byte limit of one message (UTF-8) so items stay far below DynamoDB's 400 KB."""
     system_prompt: str = Field(
@@ -59,6 +62,16 @@ class Settings(BaseModel):
     """Bounded retries when a concurrent turn on the same session wins the commit."""
     turn_lease_seconds: int = Field(120, alias="CONVMEM_TURN_LEASE_S", ge=5)
     """How long an in-progress clientTurnId blocks a duplicate before it may be retried."""
+
+    @field_validator("give_way_order", mode="before")
+    @classmethod
+    def _split(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = tuple(v.strip() for v in value.split(",") if v.strip())
+        allowed = {"history", "knowledge", "facts", "profile"}
+        if isinstance(value, tuple | list) and (set(value) - allowed or len(set(value)) != len(value)):
+            raise ValueError(f"give-way order takes each of {sorted(allowed)} at most once")
+        return value
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:

@@ -84,7 +84,12 @@ class ModelRequest(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     system: str
+    profile: str | None = None
+    facts: list[str] = Field(default_factory=list)
     summary: str | None = None
+    knowledge: list[KnowledgeSnippet] = Field(default_factory=list)
+    overflow: str | None = None
+    """This turn's compressed block of history that gave way (never stored)."""
     history: list[ContextMessage]
     current: str
 
@@ -98,9 +103,13 @@ class ContextReport(BaseModel):
     pending_messages: int
     summary_tokens: int
     compressed_messages: int = 0
+    omitted_messages: int = 0
+    """Messages only mentioned by range in the overflow block (the block could not hold more)."""
     fact_ids: list[str] = Field(default_factory=list)
     profile: bool = False
     knowledge: int = 0
+    gave_way: list[str] = Field(default_factory=list)
+    """What gave way to fit the budget, in order (history compressed, snippets, facts, profile)."""
 
 
 class TurnResult(BaseModel):

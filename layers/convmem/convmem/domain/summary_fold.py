@@ -93,18 +93,18 @@ def _squash(text: str, limit: int) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip() + "…"
 
 
-def extract(messages: Sequence[Message], per_message_chars: int = 220) -> str:
+def extract(messages: Sequence[Message], per_message_chars: int = 220, sentences_per_message: int = 2) -> str:
     """One entry's text: per message, its most substantive sentences (identifiers, decisions)."""
     parts = []
     for m in sorted(messages, key=lambda m: m.seq):
         sentences = [s for s in _SENTENCE.split(m.text) if s.strip()] or [m.text]
-        best = sorted(range(len(sentences)), key=lambda i: (-_score(sentences[i]), i))[:2]
+        best = sorted(range(len(sentences)), key=lambda i: (-_score(sentences[i]), i))[:sentences_per_message]
         kept = " ".join(sentences[i].strip() for i in sorted(best))
         parts.append(f"{'V' if m.role == 'visitor' else 'A'}: {_squash(kept, per_message_chars)}")
     return " | ".join(parts)
 
 
-def _substance(text: str) -> str:
+def substance(text: str) -> str:
     """Wording lost, substance kept: only the sentences with identifiers or decisions."""
     pieces = [p for p in text.split(" | ")]
     kept = []
@@ -116,7 +116,7 @@ def _substance(text: str) -> str:
     return " | ".join(kept)
 
 
-def _ids_only(text: str) -> str:
+def ids_only(text: str) -> str:
     ids = identifiers(text)
     return ("ids: " + ", ".join(ids[:12])) if ids else ""
 
@@ -133,7 +133,7 @@ def enforce_cap(entries: list[Entry], cap: int, count: Callable[[str], int] = co
     merged with the next entry. The newest entry gives only when it is the last one left.
     """
     entries = list(entries)
-    steps = (_substance, _ids_only)
+    steps = (substance, ids_only)
     while count(render(entries)) > cap:
         for i, e in enumerate(entries):
             shrunk = next((s(e.text) for s in steps if len(s(e.text)) < len(e.text)), None)

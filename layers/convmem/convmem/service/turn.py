@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field, field_validator
 
-from convmem.domain.context_assembly import assemble, check_message_fits
+from convmem.domain.context_assembly import Layers, assemble, check_message_fits
 from convmem.domain.models import ContextReport, KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
@@ -151,12 +151,12 @@ class TurnService:
         )
         history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
         request, report = assemble(
-            system=s.system_prompt,
-            summary=summary,
+            Layers(system=s.system_prompt, current=turn.message, summary=summary, knowledge=turn.knowledge),
             after_cursor=history,
-            current=turn.message,
             window=s.window_messages,
             budget=s.budget_tokens,
+            reserve=s.reply_reserve_tokens,
+            give_way=s.give_way_order,
         )
         return self._model.reply(request), report
 
