@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Annotated, Any
 
@@ -33,6 +34,11 @@ def caller() -> str:
 @app.get("/v1/health")
 def health() -> wire.Health:
     return wire.Health()
+
+
+@app.get("/v1/openapi.json", include_in_schema=False)
+def openapi() -> dict[str, Any]:
+    return json.loads(app.get_openapi_json_schema(title="convmem", version="1"))
 
 
 @app.post("/v1/visitors")

@@ -117,3 +117,13 @@ def test_a_message_over_the_byte_limit_is_413_and_writes_nothing(handler, aws):
     assert (status, body["error"]["code"]) == (413, "message_too_large")
     assert "120000 bytes" in body["error"]["message"]
     assert scan_all(aws[1]) == before
+
+
+def test_the_openapi_document_is_generated_from_the_code(handler):
+    event = load_event("api_health.json")
+    event["rawPath"] = event["requestContext"]["http"]["path"] = "/v1/openapi.json"
+    status, doc = call(handler, event)
+    assert status == 200 and doc["openapi"].startswith("3.")
+    assert {"/v1/sessions/{sessionId}/turns", "/v1/sessions", "/v1/visitors"} <= set(doc["paths"])
+    turn_schema = json.dumps(doc["components"]["schemas"])
+    assert "clientTurnId" in turn_schema and "gaveWay" in turn_schema
