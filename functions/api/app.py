@@ -91,6 +91,11 @@ def invalid_request(exc: RequestValidationError) -> Response:
     return validation_error_response(exc.errors())
 
 
+@app.exception_handler(UnicodeDecodeError)
+def undecodable_body(_exc: UnicodeDecodeError) -> Response:
+    return error_response(400, "malformed_json", "The request body is not valid UTF-8 JSON.")
+
+
 @app.not_found
 def not_found(_exc: Exception) -> Response:
     return error_response(404, "not_found", "No such route.")

@@ -8,16 +8,8 @@ import pytest
 import requests
 from convmem.domain.tokens import count_tokens
 
-from tests.integration.stack import start, stop
-
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture(scope="module")
-def stack():
-    s = start()
-    yield s
-    assert stop(s) == (0, True)
 
 
 def transcript(stack, user, session):
@@ -40,7 +32,7 @@ def test_a_pasted_document_compresses_old_history_and_stays_in_budget(stack):
 def test_a_message_that_alone_exceeds_the_budget_gets_413_and_writes_nothing(stack):
     user, session = "budget-user-2", f"b-{uuid.uuid4().hex[:8]}"
     stack.turn(user, session, "a first turn")
-    before = stack.scan_all()
+    before = stack.settled_scan()
     message = "word " * 20_000
     r = stack.turn(user, session, message)
     assert r.status_code == 413

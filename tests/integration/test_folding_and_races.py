@@ -12,17 +12,8 @@ import requests
 from convmem.domain.summary_fold import covered_seqs
 from convmem.domain.tokens import count_tokens
 
-from tests.integration.stack import start, stop
-
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture(scope="module")
-def stack():
-    s = start()
-    yield s
-    code, aws_closed = stop(s)
-    assert code == 0 and aws_closed, "Ctrl-C must stop the API and the embedded AWS"
 
 
 def session_view(stack, user, session):
