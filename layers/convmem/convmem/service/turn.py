@@ -80,14 +80,14 @@ class TurnService:
         jobs: Jobs | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self._jobs = jobs
-        self._sleep = sleep
         self._store = store
         self._cipher = cipher
         self._model = model
         self._clock = clock
         self._settings = settings
         self._new_id = new_id
+        self._jobs = jobs
+        self._sleep = sleep
 
     def take_turn(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
         """Run one turn and return the reply with its context report.
@@ -97,15 +97,15 @@ class TurnService:
         """
         validate_id(session_id, "sessionId")
         s = self._settings
-        if len(turn.message.encode("utf-8")) > s.max_message_bytes:
-            raise MessageTooLargeError(
-                f"The message is {len(turn.message.encode('utf-8'))} bytes; the limit is {s.max_message_bytes}."
-            )
+        size = len(turn.message.encode("utf-8"))
+        if size > s.max_message_bytes:
+            raise MessageTooLargeError(f"The message is {size} bytes; the limit is {s.max_message_bytes}.")
         check_message_fits(s.system_prompt, turn.message, s.budget_tokens, s.reply_reserve_tokens)
 
         if turn.client_turn_id is None:
             return self._run(user_id, session_id, turn)
-        claim = self._store.claim_turn(user_id, session_id, turn.client_turn_id, time.time(), s.turn_lease_seconds)
+        now = self._clock.now().timestamp()
+        claim = self._store.claim_turn(user_id, session_id, turn.client_turn_id, now, s.turn_lease_seconds)
         if claim is not None:
             if claim.status == "completed" and claim.response_ciphertext:
                 return TurnResult.model_validate_json(
