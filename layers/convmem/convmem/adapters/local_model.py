@@ -20,6 +20,8 @@ _RECALL = re.compile(
     r"|기억|아까|전에|뭐라고",
     re.IGNORECASE,
 )
+_ASKS_ID = re.compile(r"\b(number|order|id|code|email|phone|date|amount|address)\b|번호|주문|이메일", re.IGNORECASE)
+_IDS_PREFIX = "you mentioned "
 _STOP = {
     "what", "did", "i", "say", "tell", "you", "do", "remember", "my", "is", "was", "the", "a", "an",
     "about", "earlier", "before", "me", "to", "of", "and", "it", "that", "first", "s", "mention",
@@ -38,15 +40,34 @@ def _excerpt(text: str, limit: int = 160) -> str:
 class LocalModel:
     """Model port without a network: replies are a pure function of the request."""
 
+    @staticmethod
+    def _visitor_memory(request: ModelRequest) -> list[str]:
+        """What the visitor said that the request carries, oldest first: the summary's and the
+        overflow block's visitor parts, then the verbatim visitor messages."""
+        condensed = []
+        for block in (request.summary or "", request.overflow or ""):
+            for part in re.split(r"\n| \| |in short: ", block):
+                part = part.split("] ", 1)[-1]
+                if part.startswith("V: "):
+                    condensed.append(part[3:])
+                elif part.startswith("ids: "):  # an old entry squeezed down to its identifiers
+                    condensed.append(_IDS_PREFIX + part[5:])
+        return condensed + [m.text for m in request.history if m.role == "visitor"]
+
     def reply(self, request: ModelRequest) -> str:
-        earlier = [m.text for m in request.history if m.role == "visitor"]
+        earlier = self._visitor_memory(request)
         if _RECALL.search(request.current) and earlier:
             asked = _words(request.current)
             if re.search(r"\bfirst\b|처음", request.current, re.IGNORECASE):
                 best = earlier[0]
             else:
-                # Most shared words wins; ties go to the most recent message.
-                best = max(reversed(earlier), key=lambda t: len(asked & _words(t)))
+                # Most shared words wins; asked for a number, code or address, an old entry kept as
+                # identifiers ranks next; remaining ties go to the most recent.
+                wants_id = bool(_ASKS_ID.search(request.current))
+                best = max(
+                    reversed(earlier),
+                    key=lambda t: (len(asked & _words(t)), wants_id and t.startswith(_IDS_PREFIX)),
+                )
             return f'Earlier you said: "{_excerpt(best)}"'
         seen = len(request.history)
         summary = "with a summary of earlier turns" if request.summary else "and no summary yet"
