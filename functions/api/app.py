@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.shared.json_encoder import Encoder
 from convmem import api_schemas as wire
 from convmem.composition import ApiServices, build_api
 from convmem.errors import ConvmemError
@@ -19,7 +20,10 @@ from convmem.observability import logger, metrics
 from convmem.service.turn import TurnInput
 from convmem.settings import Settings
 
-app = APIGatewayHttpResolver(enable_validation=True)
+# UTF-8 on the wire: Korean text is 3 bytes a character instead of a 6-byte \u escape.
+app = APIGatewayHttpResolver(
+    enable_validation=True, serializer=partial(json.dumps, separators=(",", ":"), cls=Encoder, ensure_ascii=False)
+)
 
 
 @lru_cache(maxsize=1)

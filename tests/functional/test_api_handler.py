@@ -127,3 +127,9 @@ def test_the_openapi_document_is_generated_from_the_code(handler):
     assert {"/v1/sessions/{sessionId}/turns", "/v1/sessions", "/v1/visitors"} <= set(doc["paths"])
     turn_schema = json.dumps(doc["components"]["schemas"])
     assert "clientTurnId" in turn_schema and "gaveWay" in turn_schema
+
+
+def test_korean_goes_out_as_utf8_not_escapes(handler):
+    event = load_event("api_turn.json")
+    out = handler(event)
+    assert out["statusCode"] == 200 and "안녕하세요" in out["body"]
