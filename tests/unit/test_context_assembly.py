@@ -45,6 +45,7 @@ def test_the_request_has_the_history_verbatim_and_the_current_message_last():
     assert report.request_tokens == request_tokens(request)
 
 
+@settings(deadline=None)  # the first example loads the tiktoken encoding
 @given(n=st.integers(0, 60), window=st.integers(2, 20), cursor=st.integers(0, 40))
 def test_every_message_after_the_cursor_is_sent_exactly_once(n, window, cursor):
     after = conversation(n, start=cursor + 1)
