@@ -75,8 +75,9 @@ def identifiers(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for tok in _IDENT.findall(text):
         tok = tok.strip(".,;:")
-        if tok and tok not in _STOPWORD_CAPS and not tok.isdigit() or (tok.isdigit() and len(tok) >= 2):
-            seen.setdefault(tok, None)
+        if not tok or tok in _STOPWORD_CAPS or (tok.isdigit() and len(tok) < 2):
+            continue  # empty, a sentence-opening capital, or a lone digit
+        seen.setdefault(tok, None)
     return list(seen)
 
 

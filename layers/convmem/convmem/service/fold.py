@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from convmem.domain import summary_fold
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
 from convmem.ports import Cipher, Clock, Model, Store
-from convmem.service.turn import SUMMARY_KIND, decrypt_messages
+from convmem.service.turn import SUMMARY_KIND, decrypt_messages, decrypt_summary
 from convmem.settings import Settings
 
 MAX_RACE_RETRIES = 5
@@ -50,11 +50,7 @@ class FoldService:
             target = min(through_seq, state.message_count)
             if target <= cursor:
                 return FoldOutcome(session_id, start, cursor)
-            old = (
-                self._cipher.decrypt(summary_ct, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
-                if summary_ct
-                else None
-            )
+            old = decrypt_summary(self._cipher, user_id, session_id, summary_ct)
             stored = self._store.messages_between(session_id, cursor + 1, target)
             if [m.seq for m in stored] != list(range(cursor + 1, target + 1)):
                 raise DependencyUnavailableError("Messages to fold are missing; will retry.", code="fold_gap")

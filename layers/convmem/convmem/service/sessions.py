@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from convmem.domain.models import Message, SessionState, SessionSummary, validate_id
 from convmem.errors import InvalidInputError, NotFoundError
 from convmem.ports import Cipher, Store
-from convmem.service.turn import SUMMARY_KIND, decrypt_messages, owned_state
+from convmem.service.turn import decrypt_messages, decrypt_summary, owned_state
 
 MAX_PAGE = 200
 
@@ -43,12 +43,7 @@ class SessionService:
 
     def get_session(self, user_id: str, session_id: str) -> SessionView:
         state, summary_ct = self._owned(user_id, session_id)
-        summary = (
-            self._cipher.decrypt(summary_ct, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
-            if summary_ct
-            else None
-        )
-        return SessionView(state=state, summary=summary)
+        return SessionView(state=state, summary=decrypt_summary(self._cipher, user_id, session_id, summary_ct))
 
     def transcript(self, user_id: str, session_id: str, after: int = 0, limit: int = 100) -> TranscriptPage:
         """Messages with seq > ``after``, oldest first; ``next`` is the ``after`` of the next page."""

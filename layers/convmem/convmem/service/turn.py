@@ -60,6 +60,13 @@ def decrypt_messages(cipher: Cipher, user_id: str, session_id: str, stored: list
     ]
 
 
+def decrypt_summary(cipher: Cipher, user_id: str, session_id: str, ciphertext: bytes | None) -> str | None:
+    """The session summary in clear, or None when the session has none yet."""
+    if not ciphertext:
+        return None
+    return cipher.decrypt(ciphertext, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
+
+
 def owned_state(state: SessionState | None, user_id: str) -> SessionState | None:
     """The state if the user owns it; NotFoundError if someone else does (existence not revealed)."""
     if state is not None and state.owner != user_id:
@@ -144,11 +151,7 @@ class TurnService:
     def _reply(self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot) -> tuple[str, ContextReport]:
         """Assemble the request from the snapshot's layers and ask the model."""
         s = self._settings
-        summary = (
-            self._cipher.decrypt(snapshot.summary_ciphertext, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
-            if snapshot.summary_ciphertext
-            else None
-        )
+        summary = decrypt_summary(self._cipher, user_id, session_id, snapshot.summary_ciphertext)
         history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
         request, report = assemble(
             Layers(system=s.system_prompt, current=turn.message, summary=summary, knowledge=turn.knowledge),
