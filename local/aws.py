@@ -136,7 +136,12 @@ def create_resources(
     that knows their physical names. Fails loudly on a resource type it cannot emulate."""
     resolver = Resolver(template, stack_name=stack_name)
     secret_values = secret_values or {}
-    creators = {"AWS::DynamoDB::Table": _table, "AWS::KMS::Key": _kms_key, "AWS::SQS::Queue": _queue}
+    creators = {
+        "AWS::DynamoDB::Table": _table,
+        "AWS::KMS::Key": _kms_key,
+        "AWS::SQS::Queue": _queue,
+        "AWS::SecretsManager::Secret": lambda lid, props, res: _secret(lid, props, res, secret_values.get(lid)),
+    }
     pending = list(template["Resources"].items())
     while pending:  # a resource whose properties name one not created yet waits a pass
         waiting = []
@@ -145,17 +150,14 @@ def create_resources(
             if kind in IN_PROCESS or kind in NO_LOCAL_EFFECT:
                 resolver.refs[logical] = f"{stack_name}-{logical}"
                 continue
-            if kind not in creators and kind != "AWS::SecretsManager::Secret":
+            if kind not in creators:
                 raise TemplateError(f"{logical}: resource type {kind} is not emulated by the local stack")
             try:
                 props = resolver.resolve(res.get("Properties", {}))
             except TemplateError:
                 waiting.append((logical, res))
                 continue
-            if kind == "AWS::SecretsManager::Secret":
-                _secret(logical, props, resolver, secret_values.get(logical))
-            else:
-                creators[kind](logical, props, resolver)
+            creators[kind](logical, props, resolver)
         if len(waiting) == len(pending):
             resolver.resolve(waiting[0][1].get("Properties", {}))  # raises the real reason
         pending = waiting

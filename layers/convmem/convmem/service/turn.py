@@ -130,7 +130,7 @@ class TurnService:
 
     def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
         snapshot = self._store.load_session(session_id)
-        state = owned_state(snapshot.state, user_id) or SessionState.new(session_id, user_id)
+        state = self._own_or_new(snapshot.state, user_id, session_id)
         reply, report = self._reply(user_id, session_id, turn, snapshot)
         turn_id = self._new_id()
         for attempt in range(self._settings.commit_retries):
@@ -143,10 +143,15 @@ class TurnService:
                 # visitor saw, so it is not asked again: the pair moves to the next free seqs,
                 # after a jittered backoff so that a burst spreads out instead of colliding again.
                 self._sleep(random.uniform(0, min(0.2, 0.005 * 2**attempt)))
-                state = owned_state(self._store.get_state(session_id)[0], user_id) or SessionState.new(session_id, user_id)
+                state = self._own_or_new(self._store.get_state(session_id)[0], user_id, session_id)
         raise DependencyUnavailableError(
             "The session is too busy with concurrent turns; retry shortly.", code="session_busy"
         )
+
+    @staticmethod
+    def _own_or_new(state: SessionState | None, user_id: str, session_id: str) -> SessionState:
+        """The user's state of this session, or a fresh one when the session does not exist yet."""
+        return owned_state(state, user_id) or SessionState.new(session_id, user_id)
 
     def _reply(self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot) -> tuple[str, ContextReport]:
         """Assemble the request from the snapshot's layers and ask the model."""
