@@ -51,16 +51,24 @@ class Resolver:
             raise TemplateError(f"pseudo parameter {name} is not emulated")
         return values[name]
 
-    def ref(self, name: str) -> str:
+    def ref(self, name: str) -> str | list[str]:
+        """What ``!Ref name`` gives: a pseudo parameter, a parameter's value (a list for a
+        ``CommaDelimitedList`` or ``List<...>`` parameter, as CloudFormation gives it) or a
+        created resource's name."""
         if name.startswith("AWS::"):
             return self.pseudo(name)
         params = self.template.get("Parameters", {})
         if name in params:
             if name in self.overrides:
-                return self.overrides[name]
-            if "Default" not in params[name]:
+                value = str(self.overrides[name])
+            elif "Default" not in params[name]:
                 raise TemplateError(f"parameter {name} has no default")
-            return str(params[name]["Default"])
+            else:
+                value = str(params[name]["Default"])
+            kind = str(params[name].get("Type", "String"))
+            if kind == "CommaDelimitedList" or kind.startswith("List<"):
+                return [item.strip() for item in value.split(",")] if value else []
+            return value
         if name in self.refs:
             return self.refs[name]
         raise TemplateError(f"Ref {name}: resource not created locally")
@@ -95,7 +103,10 @@ class Resolver:
             if "." in name:
                 logical, attr = name.split(".", 1)
                 return str(self.resolve({"Fn::GetAtt": [logical, attr]}))
-            return self.ref(name)
+            value = self.ref(name)
+            if isinstance(value, list):  # CloudFormation rejects a list parameter inside Sub too
+                raise TemplateError(f"Sub ${{{name}}}: a list parameter cannot be substituted into a string")
+            return value
 
         return re.sub(r"\$\{([^}!][^}]*)\}", one, text)
 
