@@ -1,7 +1,8 @@
 """`make run`: the service on an embedded AWS with the offline model.
 
 Starts moto server, creates the template's resources there, and serves the HTTP API by turning
-each request into an API Gateway HTTP API event for functions/api/app.py. Ctrl-C stops it all.
+each request into an API Gateway HTTP API event for functions/api/app.py (with the template's
+CORS configuration), plus the widget demo page at /. Ctrl-C stops it all.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import secrets
 import signal
 import sys
 
-from local.apigw import make_server
+from local.apigw import StaticFiles, cors_config, make_server
 from local.aws import create_resources, start_moto, use_aws
 from local.lambda_runtime import load_handler
 from local.pollers import QueuePoller, sqs_sources
@@ -31,7 +32,8 @@ def main() -> int:
         resolver = create_resources(template, secret_values={"ApiKeySecret": api_key})
         resolver.overrides["ModelProvider"] = os.environ["CONVMEM_MODEL_PROVIDER"]
         api = load_handler(template, "ApiFunction", resolver)
-        server = make_server(port, api)
+        # CORS as the template's HttpApi configures it; the widget demo page at / (local only).
+        server = make_server(port, api, cors=cors_config(template, resolver), static=StaticFiles.widget())
         import boto3
 
         sqs = boto3.client("sqs")
@@ -45,6 +47,7 @@ def main() -> int:
         signal.signal(signal.SIGTERM, stop)
         print(
             f"convmem is running\n"
+            f"  widget demo:  http://127.0.0.1:{port}/\n"
             f"  API:          http://127.0.0.1:{port}/v1/health\n"
             f"  API key:      {api_key}   (x-api-key; set CONVMEM_API_KEY to choose it)\n"
             f"  embedded AWS: http://127.0.0.1:{aws_port} (region us-east-1, any access key)\n"
