@@ -83,6 +83,23 @@ def transcript(
     return wire.Transcript.of(services().sessions.transcript(caller(), sessionId, after, limit))
 
 
+@app.get("/v1/me/facts")
+def list_facts() -> wire.FactList:
+    return wire.FactList(facts=[wire.FactOut.of(f) for f in services().facts.list_facts(caller())])
+
+
+@app.delete("/v1/me/facts/<factId>")
+def forget_fact(factId: str) -> Response[None]:  # noqa: N803
+    services().facts.forget(caller(), factId)
+    return Response(status_code=204)
+
+
+@app.get("/v1/me/profile")
+def get_profile() -> wire.ProfileOut:
+    profile, refreshed_at = services().profile.get_profile(caller())
+    return wire.ProfileOut(profile=profile, refreshed_at=wire.iso(refreshed_at))
+
+
 @app.exception_handler(ConvmemError)
 def domain_error(exc: ConvmemError) -> Response:
     if status_for(exc) >= 500:

@@ -82,7 +82,7 @@ def counter() -> CallCounter:
 def services(settings, counter):
     from convmem.composition import build_api
 
-    clients = {name: counter.attach(boto3.client(name)) for name in ("dynamodb", "kms", "secretsmanager")}
+    clients = {name: counter.attach(boto3.client(name)) for name in ("dynamodb", "kms", "secretsmanager", "sqs")}
     return build_api(settings, clients=clients)
 
 

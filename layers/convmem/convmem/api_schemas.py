@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from convmem.domain.models import Message, Role, SessionSummary
+from convmem.domain.models import Fact, Message, Role, SessionSummary
 from convmem.service.auth import IssuedToken
 from convmem.service.sessions import SessionView, TranscriptPage
 
@@ -132,3 +132,24 @@ class Transcript(Wire):
     @classmethod
     def of(cls, page: TranscriptPage) -> Transcript:
         return cls(session_id=page.session_id, messages=[MessageOut.of(m) for m in page.messages], next=page.next)
+
+
+class FactOut(Wire):
+    id: str
+    key: str
+    text: str
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def of(cls, f: Fact) -> FactOut:
+        return cls(id=f.id, key=f.key, text=f.statement, created_at=iso(f.created_at) or "", updated_at=iso(f.updated_at) or "")
+
+
+class FactList(Wire):
+    facts: list[FactOut]
+
+
+class ProfileOut(Wire):
+    profile: str | None
+    refreshed_at: str | None

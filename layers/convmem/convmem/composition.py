@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from convmem.adapters.clock import SystemClock
 from convmem.adapters.dynamodb_store import DynamoDBStore
@@ -13,10 +13,14 @@ from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.errors import ConvmemError
 from convmem.service.auth import AuthService
+from convmem.service.facts import FactsService
 from convmem.service.fold import FoldService
+from convmem.service.profile import ProfileService
 from convmem.service.sessions import SessionService
 from convmem.service.turn import TurnService
 from convmem.settings import Settings
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,8 @@ class ApiServices:
     auth: AuthService
     turns: TurnService
     sessions: SessionService
+    facts: FactsService
+    profile: ProfileService
 
 
 def build_model(settings: Settings) -> Any:
@@ -42,7 +48,7 @@ def _client(clients: dict[str, Any], name: str) -> Any:
 
 def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[DynamoDBStore, HierarchicalCipher]:
     ddb = _client(clients, "dynamodb")
-    store = DynamoDBStore(settings.table_name, ddb, window=settings.window_messages)
+    store = DynamoDBStore(settings.table_name, ddb, window=settings.window_messages, due_shards=settings.profile_due_shards)
     cipher = HierarchicalCipher(
         kms_key_arn=settings.kms_key_arn,
         key_store_table=settings.key_store_table_name,
@@ -57,7 +63,10 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
     """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults."""
     clients = dict(clients or {})
     store, cipher = _store_and_cipher(settings, clients)
-    jobs = SqsJobs(settings.fold_queue_url, _client(clients, "sqs")) if settings.fold_queue_url else None
+    jobs = None
+    if settings.fold_queue_url or settings.facts_queue_url:
+        jobs = SqsJobs(settings.fold_queue_url, _client(clients, "sqs"), facts_queue_url=settings.facts_queue_url)
+    model = build_model(settings)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
     return ApiServices(
         auth=AuthService(
@@ -66,16 +75,29 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
             api_key_secret_id=settings.api_key_secret_id,
             token_ttl_seconds=settings.token_ttl_seconds,
         ),
-        turns=TurnService(
-            store=store, cipher=cipher, model=build_model(settings), clock=SystemClock(), settings=settings, jobs=jobs
-        ),
+        turns=TurnService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),
+        facts=FactsService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
+        profile=ProfileService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
     )
+
+
+def _consumer(service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None) -> T:
+    """A background function's service: the store, the cipher, the model, the clock."""
+    store, cipher = _store_and_cipher(settings, dict(clients or {}))
+    return service(store=store, cipher=cipher, model=model or build_model(settings), clock=SystemClock(), settings=settings)
 
 
 def build_fold(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FoldService:
     """Wire the fold consumer's service."""
-    store, cipher = _store_and_cipher(settings, dict(clients or {}))
-    return FoldService(
-        store=store, cipher=cipher, model=model or build_model(settings), clock=SystemClock(), settings=settings
-    )
+    return _consumer(FoldService, settings, clients, model)
+
+
+def build_facts(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FactsService:
+    """Wire the facts consumer's service."""
+    return _consumer(FactsService, settings, clients, model)
+
+
+def build_profile(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> ProfileService:
+    """Wire the scheduled profile refresh."""
+    return _consumer(ProfileService, settings, clients, model)

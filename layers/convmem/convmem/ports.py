@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from convmem.domain.models import Message, ModelRequest, Role, SessionState, SessionSummary
+from convmem.domain.models import FactCandidate, Message, ModelRequest, Role, SessionState, SessionSummary
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,24 @@ class SessionSnapshot:
     state: SessionState | None
     messages: list[StoredMessage]
     summary_ciphertext: bytes | None = None
+
+
+@dataclass(frozen=True)
+class UserMemory:
+    """A user's durable layers as stored: the facts document and the profile, both ciphertext."""
+
+    facts_version: int = 0
+    facts_ciphertext: bytes | None = None
+    profile_ciphertext: bytes | None = None
+    profile_refreshed_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class DueUser:
+    """A user active since their last profile refresh."""
+
+    user_id: str
+    active_at: datetime
 
 
 @dataclass(frozen=True)
@@ -84,6 +102,30 @@ class Store(Protocol):
     def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
         """Drop an in-progress claim after a failed turn, so a retry can run."""
 
+    # --- the user's durable layers
+    def load_user_memory(self, user_id: str) -> UserMemory:
+        """The facts document and the profile in one read."""
+
+    def get_message(self, session_id: str, seq: int) -> StoredMessage | None: ...
+
+    def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
+        """(version, ciphertext) of the facts document, read consistently; (0, None) when none."""
+
+    def put_facts(self, user_id: str, *, expected_version: int, ciphertext: bytes, count: int, now: datetime) -> None:
+        """Replace the facts document if its version is still ``expected_version``; else ConcurrentUpdateError."""
+
+    def mark_active(self, user_id: str, now: datetime) -> None:
+        """Record that the user was active, so the next profile refresh includes them."""
+
+    def due_users(self, limit: int) -> list[DueUser]:
+        """Users active since their last profile refresh, longest waiting first."""
+
+    def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
+        """Store a new profile; the user stays due if they were active again after ``active_at``."""
+
+    def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
+        """The newest ``limit`` messages of a session, newest first."""
+
 
 class Cipher(Protocol):
     """Envelope encryption under the user's own key; the context binds user, session and kind."""
@@ -103,6 +145,12 @@ class Model(Protocol):
     def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
         """The old summary with ``messages`` folded in (incremental, never from the whole history)."""
 
+    def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
+        """Facts the visitor states about themselves (never from the agent's words); [] when none."""
+
+    def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
+        """A short standing profile (language, tone, what they come for) from recent messages and the old one."""
+
 
 @dataclass(frozen=True)
 class FoldJob:
@@ -113,9 +161,21 @@ class FoldJob:
     through_seq: int
 
 
+@dataclass(frozen=True)
+class FactsJob:
+    """Ids only: the facts consumer reads the visitor's message itself."""
+
+    user_id: str
+    session_id: str
+    visitor_seq: int
+
+
 class Jobs(Protocol):
     def send_fold(self, job: FoldJob) -> None:
         """Enqueue a fold job (FIFO, grouped by session, deduplicated by session and seq)."""
+
+    def send_facts(self, job: FactsJob) -> None:
+        """Enqueue a facts job (FIFO, grouped by user, deduplicated by session and seq)."""
 
 
 class Secrets(Protocol):

@@ -24,6 +24,8 @@ class Settings(BaseModel):
     """The one KMS key that wraps every branch key."""
     fold_queue_url: str = Field("", alias="FOLD_QUEUE_URL")
     """SQS FIFO queue of fold jobs (empty: the turn path sends none)."""
+    facts_queue_url: str = Field("", alias="FACTS_QUEUE_URL")
+    """SQS FIFO queue of facts jobs (empty: the turn path sends none)."""
     token_secret_id: str = Field("", alias="TOKEN_SECRET_ID")
     """Secrets Manager secret holding the HMAC key that signs visitor tokens."""
     api_key_secret_id: str = Field("", alias="API_KEY_SECRET_ID")
@@ -47,6 +49,27 @@ class Settings(BaseModel):
         "You are a helpful assistant. Use the conversation so far to answer.",
         alias="CONVMEM_SYSTEM_PROMPT",
     )
+
+    facts_budget_tokens: int = Field(300, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
+    """L7: most tokens the recalled facts take in one request."""
+    facts_max_recalled: int = Field(8, alias="CONVMEM_FACTS_MAX_RECALLED", ge=0, le=100)
+    """L7: most facts recalled into one request (the most relevant first)."""
+    facts_merge_threshold: float = Field(0.6, alias="CONVMEM_FACTS_MERGE_THRESHOLD", gt=0, le=1)
+    """L7: similarity (term overlap) above which two wordings are the same fact."""
+    facts_max_per_user: int = Field(300, alias="CONVMEM_FACTS_MAX_PER_USER", ge=1, le=2000)
+    """L7: current facts kept per user; beyond it new slots are refused (logged), never others dropped."""
+    fact_history_max: int = Field(10, alias="CONVMEM_FACT_HISTORY_MAX", ge=0, le=100)
+    """L7: earlier values kept per fact, the oldest dropped first."""
+    profile_cap_tokens: int = Field(150, alias="CONVMEM_PROFILE_CAP_TOKENS", ge=20)
+    """L8: cap of the short profile."""
+    profile_recent_sessions: int = Field(5, alias="CONVMEM_PROFILE_RECENT_SESSIONS", ge=1, le=50)
+    """L8: how many of the user's latest sessions a refresh reads."""
+    profile_recent_messages: int = Field(40, alias="CONVMEM_PROFILE_RECENT_MESSAGES", ge=2, le=400)
+    """L8: how many of each of those sessions' latest messages a refresh reads (visitor messages used)."""
+    profile_due_shards: int = Field(4, alias="CONVMEM_PROFILE_DUE_SHARDS", ge=1, le=64)
+    """L8: shards of the sparse index of users due a refresh (no single hot index key)."""
+    profile_users_per_run: int = Field(200, alias="CONVMEM_PROFILE_USERS_PER_RUN", ge=1)
+    """L8: most users one scheduled run refreshes; the rest stay due for the next run."""
 
     # --- model
     model_provider: Literal["local", "bedrock"] = Field("local", alias="CONVMEM_MODEL_PROVIDER")

@@ -5,13 +5,22 @@
 | SESSION#<sid>     | MSG#<seq, 10 digits>       | one message: role, channel, at, ciphertext |
 | SESSION#<sid>     | STATE (sorts after MSG#)   | owner, count, cursor, summary ct, times    |
 | USER#<uid>        | TURN#<sid>#<clientTurnId>  | idempotency record of a turn               |
+| USER#<uid>        | FACTS                      | version, count, ciphertext of all facts    |
+| USER#<uid>        | PROFILE                    | profile ct, refreshedAt, activeAt, dueShard|
 
 The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = USER#<uid>,
 ``updatedAt``), so listing is one Query, newest first, with no index item to keep in step.
+
+A user's facts are one encrypted document with a version: a merge is one conditional write,
+so concurrent or repeated facts jobs can never leave two current facts in one slot, and a
+turn reads every fact with one item and one decryption. The ``ProfileDue`` GSI is sparse: only
+PROFILE items of users active since their last refresh carry ``dueShard`` (a few shards, so the
+index has no single hot key), which the refresh removes.
 """
 
 from __future__ import annotations
 
+import zlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,10 +28,13 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from convmem.domain.models import SessionState, SessionSummary
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
-from convmem.ports import SessionSnapshot, StoredMessage, TurnClaim
+from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, UserMemory
 
 STATE_SK = "STATE"
+FACTS_SK = "FACTS"
+PROFILE_SK = "PROFILE"
 OWNER_INDEX = "ByOwner"
+DUE_INDEX = "ProfileDue"
 _THROTTLE_CODES = {
     "ProvisionedThroughputExceededException",
     "ThrottlingException",
@@ -86,7 +98,7 @@ def _to_state(item: dict[str, Any]) -> tuple[SessionState, bytes | None]:
 class DynamoDBStore:
     """Store port on one DynamoDB table (low-level client: exact control of every request)."""
 
-    def __init__(self, table_name: str, client: Any | None = None, window: int = 12) -> None:
+    def __init__(self, table_name: str, client: Any | None = None, window: int = 12, due_shards: int = 4) -> None:
         if client is None:
             import boto3
 
@@ -94,6 +106,7 @@ class DynamoDBStore:
         self._ddb = client
         self._table = table_name
         self._window = window
+        self._due_shards = due_shards
 
     # --- reads -------------------------------------------------------------------------
     def load_session(self, session_id: str) -> SessionSnapshot:
@@ -361,3 +374,136 @@ class DynamoDBStore:
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise _dependency_error(exc, "release turn") from exc
+
+    # --- the user's durable layers -------------------------------------------------------
+    def load_user_memory(self, user_id: str) -> UserMemory:
+        """FACTS and PROFILE in one BatchGetItem."""
+        pk = {"S": _user_pk(user_id)}
+        request: dict[str, Any] = {self._table: {"Keys": [{"PK": pk, "SK": {"S": FACTS_SK}}, {"PK": pk, "SK": {"S": PROFILE_SK}}]}}
+        items: list[dict[str, Any]] = []
+        try:
+            for _ in range(5):
+                page = self._ddb.batch_get_item(RequestItems=request)
+                items.extend(page.get("Responses", {}).get(self._table, []))
+                request = page.get("UnprocessedKeys") or {}
+                if not request:
+                    break
+            else:
+                raise DependencyUnavailableError("DynamoDB kept deferring the user's memory read.", code="storage_throttled")
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "load user memory") from exc
+        by_sk = {i["SK"]["S"]: i for i in items}
+        facts, profile = by_sk.get(FACTS_SK, {}), by_sk.get(PROFILE_SK, {})
+        refreshed = profile.get("refreshedAt", {}).get("S")
+        return UserMemory(
+            facts_version=int(facts.get("version", {"N": "0"})["N"]),
+            facts_ciphertext=bytes(facts["ct"]["B"]) if "ct" in facts else None,
+            profile_ciphertext=bytes(profile["profileCt"]["B"]) if "profileCt" in profile else None,
+            profile_refreshed_at=_parse(refreshed) if refreshed else None,
+        )
+
+    def get_message(self, session_id: str, seq: int) -> StoredMessage | None:
+        try:
+            item = self._ddb.get_item(
+                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": _msg_sk(seq)}}
+            ).get("Item")
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "get message") from exc
+        return _to_message(item) if item else None
+
+    def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
+        """(version, ciphertext) of the facts document, read consistently (for a conditional put)."""
+        try:
+            item = self._ddb.get_item(
+                TableName=self._table, Key={"PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}}, ConsistentRead=True
+            ).get("Item")
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "get facts") from exc
+        if not item:
+            return 0, None
+        return int(item["version"]["N"]), bytes(item["ct"]["B"])
+
+    def put_facts(self, user_id: str, *, expected_version: int, ciphertext: bytes, count: int, now: datetime) -> None:
+        if expected_version == 0:
+            condition, values = "attribute_not_exists(PK)", {}
+        else:
+            condition, values = "version = :expected", {":expected": {"N": str(expected_version)}}
+        try:
+            self._ddb.put_item(
+                TableName=self._table,
+                Item={
+                    "PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}, "version": {"N": str(expected_version + 1)},
+                    "count": {"N": str(count)}, "ct": {"B": ciphertext}, "updatedAt": {"S": _iso(now)},
+                },
+                ConditionExpression=condition,
+                **({"ExpressionAttributeValues": values} if values else {}),
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ConcurrentUpdateError("The user's facts changed while this merge ran.") from exc
+            raise _dependency_error(exc, "put facts") from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, "put facts") from exc
+
+    def _due_shard(self, user_id: str) -> str:
+        return f"DUE#{zlib.crc32(user_id.encode('utf-8')) % self._due_shards}"
+
+    def mark_active(self, user_id: str, now: datetime) -> None:
+        try:
+            self._ddb.update_item(
+                TableName=self._table,
+                Key={"PK": {"S": _user_pk(user_id)}, "SK": {"S": PROFILE_SK}},
+                UpdateExpression="SET activeAt = :now, dueShard = :shard",
+                ExpressionAttributeValues={":now": {"S": _iso(now)}, ":shard": {"S": self._due_shard(user_id)}},
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "mark active") from exc
+
+    def due_users(self, limit: int) -> list[DueUser]:
+        out: list[DueUser] = []
+        try:
+            for shard in range(self._due_shards):
+                page = self._ddb.query(
+                    TableName=self._table, IndexName=DUE_INDEX,
+                    KeyConditionExpression="dueShard = :s", ExpressionAttributeValues={":s": {"S": f"DUE#{shard}"}},
+                    Limit=limit,
+                )
+                out.extend(DueUser(i["PK"]["S"].removeprefix("USER#"), _parse(i["activeAt"]["S"])) for i in page["Items"])
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "due users") from exc
+        return sorted(out, key=lambda d: d.active_at)[:limit]
+
+    def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
+        key = {"PK": {"S": _user_pk(user_id)}, "SK": {"S": PROFILE_SK}}
+        values = {":ct": {"B": ciphertext}, ":now": {"S": _iso(now)}}
+        try:
+            try:
+                self._ddb.update_item(
+                    TableName=self._table, Key=key,
+                    UpdateExpression="SET profileCt = :ct, refreshedAt = :now REMOVE dueShard",
+                    ConditionExpression="activeAt = :seen",
+                    ExpressionAttributeValues={**values, ":seen": {"S": _iso(active_at)}},
+                )
+            except ClientError as exc:
+                if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                    raise
+                # Active again while the profile was written: store it, and stay due for the next run.
+                self._ddb.update_item(
+                    TableName=self._table, Key=key, UpdateExpression="SET profileCt = :ct, refreshedAt = :now",
+                    ExpressionAttributeValues=values,
+                )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "put profile") from exc
+
+    def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
+        try:
+            page = self._ddb.query(
+                TableName=self._table,
+                KeyConditionExpression="PK = :pk AND begins_with(SK, :m)",
+                ExpressionAttributeValues={":pk": {"S": _session_pk(session_id)}, ":m": {"S": "MSG#"}},
+                ScanIndexForward=False,
+                Limit=limit,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "recent messages") from exc
+        return [_to_message(i) for i in page["Items"]]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from convmem.domain import summary_fold
-from convmem.domain.models import Message, ModelRequest
+from convmem.domain import fact_extraction, profile, summary_fold
+from convmem.domain.models import FactCandidate, Message, ModelRequest
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _RECALL = re.compile(
@@ -55,7 +55,7 @@ class LocalModel:
         return condensed + [m.text for m in request.history if m.role == "visitor"]
 
     def reply(self, request: ModelRequest) -> str:
-        earlier = self._visitor_memory(request)
+        earlier = self._visitor_memory(request) + list(request.facts)
         if _RECALL.search(request.current) and earlier:
             asked = _words(request.current)
             if re.search(r"\bfirst\b|처음", request.current, re.IGNORECASE):
@@ -68,14 +68,24 @@ class LocalModel:
                     reversed(earlier),
                     key=lambda t: (len(asked & _words(t)), wants_id and t.startswith(_IDS_PREFIX)),
                 )
+            if best in request.facts and best not in earlier[: -len(request.facts)]:
+                return f"You told me before: {_excerpt(best)}."
             return f'Earlier you said: "{_excerpt(best)}"'
         seen = len(request.history)
         summary = "with a summary of earlier turns" if request.summary else "and no summary yet"
+        known = f" What I know about you: {'; '.join(request.facts[:3])}." if request.facts else ""
         return (
             f'You said: "{_excerpt(request.current, 120)}". '
-            f"I have {seen} earlier message{'s' if seen != 1 else ''} of this conversation in view, {summary}."
+            f"I have {seen} earlier message{'s' if seen != 1 else ''} of this conversation in view, {summary}.{known}"
         )
 
     def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
         """Extractive and deterministic: sentences with identifiers and decisions are kept."""
         return summary_fold.fold(old_summary, messages, cap_tokens)
+
+    def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
+        """Pattern-based (English and Korean basics); nothing rather than a guess."""
+        return fact_extraction.extract(visitor_message)
+
+    def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
+        return profile.write_profile(old_profile, visitor_messages, cap_tokens)

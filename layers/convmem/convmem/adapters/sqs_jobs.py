@@ -1,33 +1,47 @@
-"""SQS FIFO job queue. Bodies carry ids only, never conversation text."""
+"""SQS FIFO job queues. Bodies carry ids only, never conversation text."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from convmem.errors import DependencyUnavailableError
-from convmem.ports import FoldJob
+from convmem.ports import FactsJob, FoldJob
+
+
+def _dedup_id(*parts: object) -> str:
+    """A deduplication id within SQS's 128-character limit whatever the ids' lengths."""
+    return hashlib.sha256(":".join(map(str, parts)).encode("utf-8")).hexdigest()
 
 
 class SqsJobs:
-    def __init__(self, fold_queue_url: str, client: Any | None = None) -> None:
+    def __init__(self, fold_queue_url: str, client: Any | None = None, facts_queue_url: str = "") -> None:
         if client is None:
             import boto3
 
             client = boto3.client("sqs")
         self._sqs = client
         self._fold_queue_url = fold_queue_url
+        self._facts_queue_url = facts_queue_url
+
+    def _send(self, url: str, body: dict[str, Any], group: str, dedup: str, what: str) -> None:
+        if not url:
+            return
+        try:
+            self._sqs.send_message(
+                QueueUrl=url, MessageBody=json.dumps(body, separators=(",", ":")),
+                MessageGroupId=group, MessageDeduplicationId=dedup,
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise DependencyUnavailableError(f"The {what} queue is unavailable.", code="queue_unavailable") from exc
 
     def send_fold(self, job: FoldJob) -> None:
         body = {"sessionId": job.session_id, "userId": job.user_id, "throughSeq": job.through_seq}
-        try:
-            self._sqs.send_message(
-                QueueUrl=self._fold_queue_url,
-                MessageBody=json.dumps(body, separators=(",", ":")),
-                MessageGroupId=job.session_id,
-                MessageDeduplicationId=f"{job.session_id}:{job.through_seq}",
-            )
-        except (ClientError, BotoCoreError) as exc:
-            raise DependencyUnavailableError("The fold queue is unavailable.", code="queue_unavailable") from exc
+        self._send(self._fold_queue_url, body, job.session_id, _dedup_id(job.session_id, job.through_seq), "fold")
+
+    def send_facts(self, job: FactsJob) -> None:
+        body = {"userId": job.user_id, "sessionId": job.session_id, "visitorSeq": job.visitor_seq}
+        self._send(self._facts_queue_url, body, job.user_id, _dedup_id(job.session_id, job.visitor_seq), "facts")

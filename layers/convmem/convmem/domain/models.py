@@ -112,6 +112,65 @@ class ContextReport(BaseModel):
     """What gave way to fit the budget, in order (history compressed, snippets, facts, profile)."""
 
 
+class FactSource(BaseModel):
+    """Where a fact was said: which session, which message, on which channel, when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: str
+    seq: int = Field(ge=1)
+    channel: str
+    at: datetime
+
+
+class FactCandidate(BaseModel):
+    """What extraction proposes from one visitor message, before the merge decides."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str = Field(min_length=1, max_length=80)
+    """Slot, e.g. ``name``, ``home.location``, ``contact.email``, ``language``, ``preference.<topic>``."""
+    value: str = Field(min_length=1, max_length=300)
+    """The slot's value in a canonical form (compared when merging)."""
+    statement: str = Field(min_length=1, max_length=400)
+    """How the fact reads in a request, e.g. "Lives in Busan"."""
+
+
+class FactVersion(BaseModel):
+    """A value a fact held before, and when it stopped being true."""
+
+    model_config = ConfigDict(frozen=True)
+
+    statement: str
+    value: str
+    source: FactSource
+    replaced_at: datetime
+
+
+class Fact(BaseModel):
+    """A durable fact about the person: one current value per slot, with its history."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    key: str
+    statement: str
+    value: str
+    source: FactSource
+    """Where the current value was said."""
+    confirmed_by: FactSource | None = None
+    """The latest restatement of the current value (it only touched ``updated_at``)."""
+    created_at: datetime
+    updated_at: datetime
+    history: list[FactVersion] = Field(default_factory=list)
+
+
+class FactSet(BaseModel):
+    """Everything held on a user's facts: one encrypted document (see the store)."""
+
+    facts: list[Fact] = Field(default_factory=list)
+
+
 class TurnResult(BaseModel):
     session_id: str
     turn_id: str

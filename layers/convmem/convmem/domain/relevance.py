@@ -14,12 +14,15 @@ _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of
          "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about"}
 
 
-def _stem(word: str) -> str:
-    """A light English suffix strip, so refund / refunds / refunded meet."""
-    if word.isascii() and word.isalpha():
+def stem(word: str) -> str:
+    """A light English suffix strip, so refund / refunds / refunded and live / lives / lived meet."""
+    if word.isascii() and word.isalpha() and not word.endswith("ss"):
         for suffix in ("ing", "ed", "es", "s"):
-            if len(word) > len(suffix) + 3 and word.endswith(suffix):
-                return word[: -len(suffix)]
+            if len(word) > len(suffix) + 2 and word.endswith(suffix):
+                word = word[: -len(suffix)]
+                break
+        if len(word) > 3 and word.endswith("e"):
+            word = word[:-1]
     return word
 
 
@@ -28,7 +31,7 @@ def terms(text: str) -> list[str]:
     for w in _WORD.findall(text.lower()):
         if w in _STOP:
             continue
-        out.append(_stem(w))
+        out.append(stem(w))
         if _HANGUL.match(w) and len(w) > 2:
             out.extend(w[i : i + 2] for i in range(len(w) - 1))
     return out

@@ -26,3 +26,18 @@ def count_tokens(text: str) -> int:
     if not text:
         return 0
     return len(_encoding().encode(text, disallowed_special=()))
+
+
+def truncate_tokens(text: str, cap: int) -> str:
+    """``text`` cut to at most ``cap`` tokens, at a line or word boundary where there is one."""
+    if count_tokens(text) <= cap:
+        return text
+    tokens = _encoding().encode(text, disallowed_special=())[:cap]
+    cut = _encoding().decode(tokens).rstrip("\ufffd")  # a half multi-byte character decodes as U+FFFD
+    for sep in ("\n", " "):
+        if sep in cut and cut.rfind(sep) > len(cut) // 2:
+            cut = cut[: cut.rfind(sep)]
+            break
+    while cut and count_tokens(cut) > cap:
+        cut = cut[:-1]
+    return cut.rstrip()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from convmem.domain import summary_fold
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
 from convmem.ports import Cipher, Clock, Model, Store
-from convmem.service.turn import SUMMARY_KIND, decrypt_messages, decrypt_summary
+from convmem.service.stored import SUMMARY_KIND, decrypt_messages, decrypt_summary
 from convmem.settings import Settings
 
 MAX_RACE_RETRIES = 5

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from convmem.domain.models import Message, SessionState, SessionSummary, validate_id
 from convmem.errors import InvalidInputError, NotFoundError
 from convmem.ports import Cipher, Store
-from convmem.service.turn import decrypt_messages, decrypt_summary, owned_state
+from convmem.service.stored import decrypt_messages, decrypt_summary, owned_state
 
 MAX_PAGE = 200
 

@@ -7,9 +7,12 @@ import random
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 from pydantic import BaseModel, Field, field_validator
 
+from convmem.domain import fact_merge
 from convmem.domain.context_assembly import Layers, assemble, check_message_fits
 from convmem.domain.models import ContextReport, KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
 from convmem.domain.summary_fold import fold_target
@@ -21,13 +24,17 @@ from convmem.errors import (
     TurnInProgressError,
 )
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, FoldJob, Jobs, Model, SessionSnapshot, Store, StoredMessage
+from convmem.ports import Cipher, Clock, FactsJob, FoldJob, Jobs, Model, SessionSnapshot, Store, StoredMessage, UserMemory
+from convmem.service.stored import (
+    MESSAGE_KIND,
+    RESPONSE_KIND,
+    decrypt_facts,
+    decrypt_messages,
+    decrypt_profile,
+    decrypt_summary,
+    owned_state,
+)
 from convmem.settings import Settings
-
-MESSAGE_KIND = "message"
-SUMMARY_KIND = "summary"
-RESPONSE_KIND = "turn-response"
-
 
 class TurnInput(BaseModel):
     """The body of POST /v1/sessions/{sessionId}/turns."""
@@ -47,31 +54,10 @@ class TurnInput(BaseModel):
         return value
 
 
-def decrypt_messages(cipher: Cipher, user_id: str, session_id: str, stored: list[StoredMessage]) -> list[Message]:
-    return [
-        Message(
-            seq=m.seq,
-            role=m.role,
-            channel=m.channel,
-            at=m.at,
-            text=cipher.decrypt(m.ciphertext, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(m.seq)),
-        )
-        for m in stored
-    ]
-
-
-def decrypt_summary(cipher: Cipher, user_id: str, session_id: str, ciphertext: bytes | None) -> str | None:
-    """The session summary in clear, or None when the session has none yet."""
-    if not ciphertext:
-        return None
-    return cipher.decrypt(ciphertext, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
-
-
-def owned_state(state: SessionState | None, user_id: str) -> SessionState | None:
-    """The state if the user owns it; NotFoundError if someone else does (existence not revealed)."""
-    if state is not None and state.owner != user_id:
-        raise NotFoundError("No such session.", code="session_not_found")
-    return state
+@lru_cache(maxsize=1)
+def _readers() -> ThreadPoolExecutor:
+    """Threads for the turn's reads that do not depend on each other (session and user memory)."""
+    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="convmem-read")
 
 
 class TurnService:
@@ -129,14 +115,17 @@ class TurnService:
             raise
 
     def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
+        memory = _readers().submit(self._store.load_user_memory, user_id)  # concurrently with the session
         snapshot = self._store.load_session(session_id)
+        user_memory = memory.result()
         state = self._own_or_new(snapshot.state, user_id, session_id)
-        reply, report = self._reply(user_id, session_id, turn, snapshot)
+        reply, report = self._reply(user_id, session_id, turn, snapshot, user_memory)
         turn_id = self._new_id()
         for attempt in range(self._settings.commit_retries):
             try:
                 result = self._commit(user_id, session_id, turn, state, reply, report, turn_id)
                 self._request_fold(user_id, session_id, result.agent_seq, state.summarized_through)
+                self._enqueue(FactsJob(user_id=user_id, session_id=session_id, visitor_seq=result.visitor_seq))
                 return result
             except ConcurrentUpdateError:
                 # Another turn of this session committed first. The reply answers what this
@@ -153,13 +142,23 @@ class TurnService:
         """The user's state of this session, or a fresh one when the session does not exist yet."""
         return owned_state(state, user_id) or SessionState.new(session_id, user_id)
 
-    def _reply(self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot) -> tuple[str, ContextReport]:
-        """Assemble the request from the snapshot's layers and ask the model."""
+    def _reply(
+        self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot, memory: UserMemory
+    ) -> tuple[str, ContextReport]:
+        """Assemble the request from the snapshot's and the user's layers and ask the model."""
         s = self._settings
         summary = decrypt_summary(self._cipher, user_id, session_id, snapshot.summary_ciphertext)
         history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
+        facts = fact_merge.recall(
+            decrypt_facts(self._cipher, user_id, memory.facts_ciphertext).facts, turn.message,
+            budget_tokens=s.facts_budget_tokens, max_facts=s.facts_max_recalled,
+        )
         request, report = assemble(
-            Layers(system=s.system_prompt, current=turn.message, summary=summary, knowledge=turn.knowledge),
+            Layers(
+                system=s.system_prompt, current=turn.message, summary=summary, knowledge=turn.knowledge,
+                profile=decrypt_profile(self._cipher, user_id, memory.profile_ciphertext),
+                facts=[(f.id, f.statement) for f in facts],
+            ),
             after_cursor=history,
             window=s.window_messages,
             budget=s.budget_tokens,
@@ -200,12 +199,17 @@ class TurnService:
         return result
 
     def _request_fold(self, user_id: str, session_id: str, message_count: int, cursor: int) -> None:
-        """Enqueue a fold when messages stand beyond the window. Never fails the committed turn:
-        the target comes from the state, so the next turn's job covers a lost one."""
+        """Enqueue a fold when messages stand beyond the window. The target comes from the
+        state, so the next turn's job covers a lost one."""
         through = fold_target(message_count, cursor, self._settings.window_messages)
-        if through is None or self._jobs is None:
+        if through is not None:
+            self._enqueue(FoldJob(session_id=session_id, user_id=user_id, through_seq=through))
+
+    def _enqueue(self, job: FoldJob | FactsJob) -> None:
+        """Enqueue background work for a committed turn. Never fails the turn: log ids only."""
+        if self._jobs is None:
             return
         try:
-            self._jobs.send_fold(FoldJob(session_id=session_id, user_id=user_id, through_seq=through))
-        except Exception as exc:  # noqa: BLE001 - the turn is committed; log ids only
-            logger.warning("fold job not sent", extra={"session_id": session_id, "through_seq": through, "error": type(exc).__name__})
+            (self._jobs.send_fold if isinstance(job, FoldJob) else self._jobs.send_facts)(job)
+        except Exception as exc:  # noqa: BLE001 - the turn is committed
+            logger.warning("job not sent", extra={"job": type(job).__name__, "session_id": job.session_id, "error": type(exc).__name__})

@@ -1,0 +1,38 @@
+"""Facts consumer (SQS FIFO, group = user): extract facts from one visitor message per job and
+merge them, with partial batch failures (a failing job is retried, then dead-lettered)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from convmem.composition import build_facts
+from convmem.observability import logger, metrics
+from convmem.ports import FactsJob
+from convmem.service.facts import FactsService
+from convmem.settings import Settings
+
+# Only the failing user's later jobs wait; other users in the batch go on.
+processor = SqsFifoPartialProcessor(skip_group_on_error=True)
+processor.raise_on_entire_batch_failure = False  # see functions/fold/app.py
+
+
+@lru_cache(maxsize=1)
+def service() -> FactsService:
+    return build_facts(Settings.from_env())
+
+
+def handle(record: SQSRecord) -> None:
+    body = json.loads(record.body)
+    job = FactsJob(user_id=body["userId"], session_id=body["sessionId"], visitor_seq=int(body["visitorSeq"]))
+    outcome = service().process(job)
+    logger.info("facts", extra={"user_id": job.user_id, "candidates": outcome.candidates, "actions": list(outcome.actions)})
+
+
+@logger.inject_lambda_context(log_event=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return process_partial_response(event=event, record_handler=handle, processor=processor, context=context)
