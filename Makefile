@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint clean
+.PHONY: run test e2e lint clean
 
 $(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,14 @@ test: $(STAMP)
 	$(VENV)/bin/cfn-lint template.yaml
 	$(PY) -m pytest
 
+## make e2e: the widget in headless Chromium only (installs chromium and fonts-nanum with apt-get
+## when missing; `make test` runs this tier too)
+e2e: $(STAMP)
+	$(PY) -m pytest tests/e2e
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/cfn-lint template.yaml
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache tests/e2e/output
