@@ -151,13 +151,17 @@ def test_three_turns_survive_a_reload_and_a_new_conversation_starts_empty(
     assert len(api_transcript(stack, first["token"], fresh["sessionId"])) == 2
 
 
-def test_korean_and_emoji_render_and_the_panel_is_usable_at_320px(stack: Any, new_page: Any, shots: Any) -> None:
+def test_korean_and_emoji_render_and_the_panel_is_usable_at_320px(
+    stack: Any, new_page: Any, shots: Any, timing: Any,
+) -> None:
     fonts = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True).stdout
     assert fonts.strip(), "no Korean font installed (fonts-nanum): Hangul would render as boxes"
     page = new_page(width=320, height=640)
     open_demo(page, stack)
     text = "안녕하세요! 주문한 주전자가 아직 안 왔어요 📦🙂"
     send(page, text)
+    mark = page.evaluate("performance.getEntriesByName('convmem:first-reply')[0].startTime")
+    timing(f"time to first reply (warm local stack, another new visitor): {mark:.0f} ms from navigation")
     assert shown(page)[0] == ("visitor", text)
     assert "안녕하세요" in shown(page)[1][1]  # the offline model answers with what it was told
 
