@@ -179,14 +179,17 @@ class Stack:
         return False
 
     def settle(self, timeout: float = 20.0, quiet: float = 0.3) -> dict[str, list[dict[str, Any]]]:
-        """A full scan ({table: items}) once background work (fold jobs of earlier turns) is
-        done: no queue holds a job and two scans ``quiet`` seconds apart agree."""
+        """A full scan ({table: items}) once background work (fold and facts jobs of earlier
+        turns, profile refreshes) is done: no queue holds a job, no user is due a profile
+        refresh, and two scans ``quiet`` seconds apart agree."""
         deadline = time.monotonic() + timeout
         previous = None
         while time.monotonic() < deadline:
             if not self.queues_busy():
                 scan = self.scan_all_tables()
-                if previous is not None and canonical_scan(scan) == canonical_scan(previous):
+                # A user still due a profile refresh means the schedule is about to write.
+                due = any("dueShard" in item for items in scan.values() for item in items)
+                if not due and previous is not None and canonical_scan(scan) == canonical_scan(previous):
                     return scan
                 previous = scan
             else:
@@ -216,6 +219,7 @@ def _start() -> Stack:
         "PORT": str(port),
         "CONVMEM_AWS_PORT": str(aws_port),
         "CONVMEM_API_KEY": api_key,
+        "CONVMEM_PROFILE_INTERVAL_S": "2",  # the profile schedule, fast enough to watch
         "PYTHONUNBUFFERED": "1",
     }
     # Output goes to a file, not a pipe: nobody reads a pipe while tests run, and a full pipe

@@ -26,6 +26,7 @@ _NOT_NAMES = {
     "afraid", "looking", "trying", "going", "new", "still", "also", "really", "tired", "busy", "ready", "done",
     "interested", "from", "in", "at", "a", "an", "the", "my", *_LANGUAGES, "american", "british", "canadian",
 }
+_TRAILING = re.compile(r"(?:\s+(?:anymore|any more|now|too|either|at all|a lot|very much|so much|much|really))+$", re.IGNORECASE)
 _NOT_OBJECTS = {"it", "this", "that", "them", "you", "him", "her", "these", "those", "one", "so", "to", "the idea"}
 
 _NAME = "([^\\W\\d_][\\w'-]*(?:\\s+[A-Z][\\w'-]*)?)"
@@ -101,6 +102,7 @@ def _likes(text: str) -> list[FactCandidate]:
         verb = " ".join(m.group(1).lower().split())
         thing = " ".join(m.group(2).split())
         thing = re.sub(r"^(?:to\s+|the\s+|a\s+|an\s+)", "", thing, flags=re.IGNORECASE)
+        thing = _TRAILING.sub("", thing)
         words = thing.split()
         if not words or len(words) > 5 or thing.casefold() in _NOT_OBJECTS or words[0].casefold() in _NOT_OBJECTS:
             continue

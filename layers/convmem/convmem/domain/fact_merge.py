@@ -94,6 +94,10 @@ class MergeResult:
         return self.action not in ("duplicate", "full")
 
 
+def _polarity(value: str) -> str:
+    return value[0] if value[:1] in ("+", "-") else ""
+
+
 def _said_here(fact: Fact, source: FactSource) -> bool:
     same = (source.session_id, source.seq)
     seen = [fact.source, fact.confirmed_by, *(v.source for v in fact.history)]
@@ -136,7 +140,12 @@ def merge(
     fact = out[index]
     if _said_here(fact, source):
         return MergeResult(out, "duplicate", fact.id)  # the same job again, or a redelivery
-    close = _norm(candidate.value) == _norm(fact.value) or similarity(candidate.value, fact.value) >= threshold
+    # Polarity ("+coffee" / "-coffee") must agree before wordings are compared.
+    same_polarity = _polarity(candidate.value) == _polarity(fact.value)
+    close = same_polarity and (
+        _norm(candidate.value) == _norm(fact.value) or similarity(candidate.value, fact.value) >= threshold
+    )
+    richer = same_polarity and set(relevance.terms(candidate.value)) > set(relevance.terms(fact.value))
     if source.at < fact.source.at:
         # Said before the current value: it can only be part of the history.
         if close or any(_norm(v.value) == _norm(candidate.value) and v.source.at == source.at for v in fact.history):
@@ -146,12 +155,11 @@ def merge(
         history = sorted([*fact.history, version], key=lambda v: v.source.at)[-max_history:]
         out[index] = fact.model_copy(update={"history": history, "updated_at": now})
         return MergeResult(out, "history", fact.id)
+    if richer:  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
+        out[index] = fact.model_copy(update={
+            "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now})
+        return MergeResult(out, "reworded", fact.id)
     if close:
-        richer = set(relevance.terms(candidate.value)) > set(relevance.terms(fact.value))
-        if richer:  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
-            out[index] = fact.model_copy(update={
-                "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now})
-            return MergeResult(out, "reworded", fact.id)
         out[index] = fact.model_copy(update={"confirmed_by": source, "updated_at": now})
         return MergeResult(out, "confirmed", fact.id)
     old = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at)

@@ -14,17 +14,27 @@ from pydantic import BaseModel, Field, field_validator
 
 from convmem.domain import fact_merge
 from convmem.domain.context_assembly import Layers, assemble, check_message_fits
-from convmem.domain.models import ContextReport, KnowledgeSnippet, Message, SessionState, TurnResult, validate_id
+from convmem.domain.models import ContextReport, KnowledgeSnippet, SessionState, TurnResult, validate_id
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
     DependencyUnavailableError,
     MessageTooLargeError,
-    NotFoundError,
     TurnInProgressError,
 )
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, FactsJob, FoldJob, Jobs, Model, SessionSnapshot, Store, StoredMessage, UserMemory
+from convmem.ports import (
+    Cipher,
+    Clock,
+    FactsJob,
+    FoldJob,
+    Jobs,
+    Model,
+    SessionSnapshot,
+    Store,
+    StoredMessage,
+    UserMemory,
+)
 from convmem.service.stored import (
     MESSAGE_KIND,
     RESPONSE_KIND,
@@ -35,6 +45,7 @@ from convmem.service.stored import (
     owned_state,
 )
 from convmem.settings import Settings
+
 
 class TurnInput(BaseModel):
     """The body of POST /v1/sessions/{sessionId}/turns."""

@@ -1,0 +1,37 @@
+"""The short profile: standing background within its cap (pure domain)."""
+
+from __future__ import annotations
+
+from convmem.domain.profile import cap_profile, write_profile
+from convmem.domain.tokens import count_tokens
+
+
+def test_profile_says_language_tone_and_what_they_come_for():
+    text = write_profile(None, [
+        "Where is my order A-1042? The delivery is late", "Can you check the delivery status please?",
+        "Thanks, and my order also had a damaged box", "Please send the refund to my card",
+    ], 150)
+    assert "Writes in English." in text
+    assert "Tone: polite" in text
+    assert "order" in text and "delivery" in text
+
+
+def test_korean_writer_and_old_topics_carried_over():
+    text = write_profile("Writes in English.\nUsually comes about: refund.", ["주문한 상품이 아직 안 왔어요", "배송 상태 확인해 주세요", "주문 번호는 A-1042예요"], 150)
+    assert "Writes in Korean." in text and "주문" in text and "refund" in text
+
+
+def test_names_and_places_are_facts_not_background():
+    text = write_profile(None, ["My name is Minji and I live in Busan", "Minji here again, still in Busan"], 150)
+    assert "Minji" not in text and "Busan" not in text
+
+
+def test_the_cap_holds_for_any_model_output():
+    long = "\n".join(f"Line {i}: " + "background detail " * 20 for i in range(20))
+    capped = cap_profile(long, 150)
+    assert count_tokens(capped) <= 150 and capped.startswith("Line 0:")
+    assert count_tokens(write_profile(None, [long] * 5, 150)) <= 150
+
+
+def test_no_new_messages_keeps_the_old_profile():
+    assert write_profile("Writes in Korean.", [], 150) == "Writes in Korean."
