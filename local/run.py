@@ -16,6 +16,7 @@ from local.apigw import StaticFiles, cors_config, make_server
 from local.aws import create_resources, start_moto, use_aws
 from local.lambda_runtime import load_handler
 from local.pollers import QueuePoller, sqs_sources
+from local.scheduler import Schedule, schedule_sources
 from local.template import load_template
 
 
@@ -37,8 +38,11 @@ def main() -> int:
         import boto3
 
         sqs = boto3.client("sqs")
-        pollers = [QueuePoller(src, resolver, load_handler(template, src.function, resolver), sqs) for src in sqs_sources(template)]
-        for p in pollers:
+        workers: list[QueuePoller | Schedule] = [
+            QueuePoller(src, resolver, load_handler(template, src.function, resolver), sqs) for src in sqs_sources(template)
+        ]
+        workers += [Schedule(src, load_handler(template, src.function, resolver)) for src in schedule_sources(template)]
+        for p in workers:
             p.start()
 
         def stop(_sig: int, _frame: object) -> None:
@@ -59,7 +63,7 @@ def main() -> int:
         except KeyboardInterrupt:
             pass
         finally:
-            for p in pollers:
+            for p in workers:
                 p.stop()
             server.server_close()
     finally:
