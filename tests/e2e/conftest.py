@@ -24,11 +24,14 @@ _report: dict[str, Any] = {"screenshots": [], "unavailable": None, "timings": []
 
 
 def _say(config: pytest.Config, text: str) -> None:
+    """A line on the terminal now, even while pytest captures output (the apt-get wait)."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(text)
-    else:
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None:
         print(text)
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line(text)
 
 
 @pytest.fixture(scope="package")
