@@ -90,6 +90,13 @@ def test_the_same_fact_under_another_slot_wording_merges_into_the_existing_slot(
     assert len(result.facts) == 1 and result.facts[0].key == "preference.coffee"
 
 
+def test_different_preferences_in_similar_words_stay_apart():
+    new_id = ids()
+    facts = learn([], "I like strong black coffee", src(1), new_id)
+    facts = learn(facts, "I like strong black tea", src(2), new_id)
+    assert sorted(f.key for f in facts) == ["preference.strong_black_coffee", "preference.strong_black_tea"]
+
+
 def test_a_duplicate_job_changes_nothing():
     new_id = ids()
     facts = learn([], "I live in Busan", src(1), new_id)

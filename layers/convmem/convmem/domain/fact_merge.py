@@ -39,6 +39,8 @@ _SLOT_WORDS = {
     "language": "language speak reply write 언어 말",
     "preference": "prefer favourite favorite 좋아",
 }
+# Two statements in different slots are one fact only when they nearly coincide.
+CROSS_SLOT_THRESHOLD = 0.8
 # Slots worth sending on every turn even when the message does not mention them.
 STANDING_KEYS = ("name", "language")
 
@@ -122,10 +124,11 @@ def merge(
     if index is None and "." in key:
         # The same fact under another wording of its slot ("preference.coffee" / "preference.drinks"
         # both "Likes coffee"): it merges into the slot that already holds it.
-        family = key.split(".", 1)[0] + "."
+        # Stricter than within a slot: "Likes strong black coffee" and "... tea" share 3 of 5 terms.
+        family, strict = key.split(".", 1)[0] + ".", max(threshold, CROSS_SLOT_THRESHOLD)
         index = next(
             (i for i, f in enumerate(out)
-             if f.key.startswith(family) and similarity(candidate.statement, f.statement) >= threshold),
+             if f.key.startswith(family) and similarity(candidate.statement, f.statement) >= strict),
             None,
         )
     if index is None:
