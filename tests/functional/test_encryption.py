@@ -71,3 +71,18 @@ def test_a_warm_keyring_makes_no_kms_or_key_store_calls(make_cipher, counter):
         ct = cipher.encrypt(f"warm {i}", **{**CTX, "ref": str(100 + i)})
         assert cipher.decrypt(ct, **{**CTX, "ref": str(100 + i)}) == f"warm {i}"
     assert dict(counter.calls) == {}
+
+
+def test_a_new_users_first_turn_never_waits_on_the_key_cache(services, monkeypatch):
+    """The MPL's default storm-tracking cache slept ~1 s after a new user's first (missing)
+    branch-key lookup; people saw it as a slow first reply in the widget."""
+    import time
+
+    from convmem.service.turn import TurnInput
+
+    services.turns.take_turn("warm-user", "warm-s", TurnInput(message="warm the process up"))
+    slept: list[float] = []
+    real_sleep = time.sleep
+    monkeypatch.setattr(time, "sleep", lambda s: (slept.append(s), real_sleep(s)))
+    services.turns.take_turn("brand-new-user", "new-s", TurnInput(message="hello, first time here"))
+    assert sum(slept) < 0.05, f"slept {sum(slept):.2f}s in {len(slept)} calls"

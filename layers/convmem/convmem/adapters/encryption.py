@@ -93,9 +93,9 @@ class HierarchicalCipher:
         from aws_cryptographic_material_providers.mpl import AwsCryptographicMaterialProviders
         from aws_cryptographic_material_providers.mpl.config import MaterialProvidersConfig
         from aws_cryptographic_material_providers.mpl.models import (
-            CacheTypeDefault,
+            CacheTypeMultiThreaded,
             CreateAwsKmsHierarchicalKeyringInput,
-            DefaultCache,
+            MultiThreadedCache,
         )
         from aws_encryption_sdk import CommitmentPolicy
         from aws_encryption_sdk.identifiers import Algorithm
@@ -115,7 +115,11 @@ class HierarchicalCipher:
                 key_store=key_store,
                 branch_key_id_supplier=_supplier_class()(),
                 ttl_seconds=self._ttl,
-                cache=CacheTypeDefault(DefaultCache(entry_capacity=self._entries)),
+                # Not the default storm-tracking cache: after a new user's first lookup misses
+                # (no branch key yet), it sleeps out an in-flight window (~1 s measured) before
+                # the retry that follows the key's creation. A Lambda instance serves one request
+                # at a time, so there is no storm to track.
+                cache=CacheTypeMultiThreaded(MultiThreadedCache(entry_capacity=self._entries, entry_pruning_tail_size=1)),
             )
         )
         client = aws_encryption_sdk.EncryptionSDKClient(
