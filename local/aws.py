@@ -135,6 +135,9 @@ def create_resources(
     """Create every stateful resource of the template on the embedded AWS; return the resolver
     that knows their physical names. Fails loudly on a resource type it cannot emulate."""
     resolver = Resolver(template, stack_name=stack_name)
+    # The local stack and the tests run the offline model unless told otherwise (the template's
+    # default is Bedrock, which needs the network).
+    resolver.overrides.setdefault("ModelProvider", os.environ.get("CONVMEM_MODEL_PROVIDER", "local"))
     secret_values = secret_values or {}
     creators = {
         "AWS::DynamoDB::Table": _table,

@@ -31,7 +31,6 @@ def main() -> int:
         use_aws(aws_port)
         template = load_template()
         resolver = create_resources(template, secret_values={"ApiKeySecret": api_key})
-        resolver.overrides["ModelProvider"] = os.environ["CONVMEM_MODEL_PROVIDER"]
         api = load_handler(template, "ApiFunction", resolver)
         # CORS as the template's HttpApi configures it; the widget demo page at / (local only).
         server = make_server(port, api, cors=cors_config(template, resolver), static=StaticFiles.widget())

@@ -32,10 +32,29 @@ class ApiServices:
     profile: ProfileService
 
 
-def build_model(settings: Settings) -> Any:
+def build_model(settings: Settings, clients: dict[str, Any] | None = None, *, with_tools: bool = False) -> Any:
+    """The model port of ``settings.model_provider``. Tools only where replies are made (the API)."""
     if settings.model_provider == "local":
         return LocalModel()
-    raise ConvmemError(f"model provider {settings.model_provider!r} is not available in this build")
+    if settings.model_provider != "bedrock":
+        raise ConvmemError(f"model provider {settings.model_provider!r} is not available in this build")
+    from convmem.adapters.bedrock_model import BedrockModel
+    from convmem.adapters.tools import ToolRegistry, build_tools
+
+    clients = clients if clients is not None else {}
+
+    def bedrock_client(name: str) -> Any:
+        if name not in clients:
+            import boto3
+            from botocore.config import Config
+
+            # One attempt per call: BedrockModel retries throttling itself, within the turn's deadline.
+            config = Config(retries={"total_max_attempts": 1}, read_timeout=settings.model_timeout_s, connect_timeout=5)
+            clients[name] = boto3.client(name, region_name=settings.bedrock_region or None, config=config)
+        return clients[name]
+
+    tools = build_tools(settings, bedrock_client) if with_tools else ToolRegistry()
+    return BedrockModel(runtime=bedrock_client("bedrock-runtime"), settings=settings, tools=tools)
 
 
 def _client(clients: dict[str, Any], name: str) -> Any:
@@ -66,7 +85,7 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
     jobs = None
     if settings.fold_queue_url or settings.facts_queue_url:
         jobs = SqsJobs(settings.fold_queue_url, _client(clients, "sqs"), facts_queue_url=settings.facts_queue_url)
-    model = build_model(settings)
+    model = build_model(settings, clients, with_tools=True)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
     return ApiServices(
         auth=AuthService(
@@ -84,8 +103,9 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
 
 def _consumer(service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None) -> T:
     """A background function's service: the store, the cipher, the model, the clock."""
-    store, cipher = _store_and_cipher(settings, dict(clients or {}))
-    return service(store=store, cipher=cipher, model=model or build_model(settings), clock=SystemClock(), settings=settings)
+    clients = dict(clients or {})
+    store, cipher = _store_and_cipher(settings, clients)
+    return service(store=store, cipher=cipher, model=model or build_model(settings, clients), clock=SystemClock(), settings=settings)
 
 
 def build_fold(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FoldService:

@@ -139,6 +139,9 @@ class Cipher(Protocol):
 class Model(Protocol):
     """The chat model, as the service needs it."""
 
+    tool_tokens: int
+    """Tokens the tool definitions add to every reply request (0 without tools)."""
+
     def reply(self, request: ModelRequest) -> str:
         """The agent's reply. Raises DependencyUnavailableError when the model fails."""
 
@@ -150,6 +153,9 @@ class Model(Protocol):
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         """A short standing profile (language, tone, what they come for) from recent messages and the old one."""
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]] | None:
+        """One vector per text, or None when this model has no embeddings (recall is then lexical)."""
 
 
 @dataclass(frozen=True)

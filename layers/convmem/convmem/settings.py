@@ -73,6 +73,34 @@ class Settings(BaseModel):
 
     # --- model
     model_provider: Literal["local", "bedrock"] = Field("local", alias="CONVMEM_MODEL_PROVIDER")
+    """``bedrock`` in AWS (template default); ``local`` (offline, deterministic) in make run and tests."""
+    bedrock_region: str = Field("", alias="CONVMEM_BEDROCK_REGION")
+    """Region of the Bedrock models (empty: the function's own region)."""
+    reply_model_id: str = Field("amazon.nova-lite-v1:0", alias="CONVMEM_REPLY_MODEL_ID")
+    """Converse model that answers the visitor (and calls tools)."""
+    utility_model_id: str = Field("amazon.nova-micro-v1:0", alias="CONVMEM_UTILITY_MODEL_ID")
+    """Converse model for folds, fact extraction and profiles (off the turn path)."""
+    embedding_model_id: str = Field("amazon.titan-embed-text-v2:0", alias="CONVMEM_EMBEDDING_MODEL_ID")
+    embedding_dimensions: Literal[256, 512, 1024] = Field(256, alias="CONVMEM_EMBEDDING_DIMENSIONS")
+    """Titan Text Embeddings V2 output size; stored int8 with each fact (256 bytes at 256)."""
+    temperature: float = Field(0.3, alias="CONVMEM_TEMPERATURE", ge=0, le=1)
+    top_p: float = Field(0.9, alias="CONVMEM_TOP_P", gt=0, le=1)
+    model_deadline_s: float = Field(25.0, alias="CONVMEM_MODEL_DEADLINE_S", gt=0)
+    """Everything the model does in one turn (retries, tool rounds) ends within this; then 503."""
+    model_max_attempts: int = Field(4, alias="CONVMEM_MODEL_MAX_ATTEMPTS", ge=1, le=10)
+    """Attempts of one model call on throttling or a timeout (jittered exponential backoff)."""
+    model_timeout_s: float = Field(20.0, alias="CONVMEM_MODEL_TIMEOUT_S", gt=0)
+    """Read timeout of one Bedrock call."""
+    max_tool_rounds: int = Field(4, alias="CONVMEM_MAX_TOOL_ROUNDS", ge=0, le=20)
+    """Model -> tools -> model rounds in one turn before it must answer."""
+    tool_result_max_tokens: int = Field(800, alias="CONVMEM_TOOL_RESULT_MAX_TOKENS", ge=16)
+    """Cap of one tool result (and the request's budget caps all of them together)."""
+    tool_modules: tuple[str, ...] = Field((), alias="CONVMEM_TOOL_MODULES")
+    """Python modules that add tools: each defines ``tools(settings) -> list[Tool]`` (comma-separated)."""
+    knowledge_base_id: str = Field("", alias="CONVMEM_KNOWLEDGE_BASE_ID")
+    """Bedrock Knowledge Base of the ``search_knowledge`` tool (empty: the tool is off)."""
+    recall_min_similarity: float = Field(0.25, alias="CONVMEM_RECALL_MIN_SIMILARITY", ge=0, lt=1)
+    """L7: cosine similarity below which an embedded fact does not count as relevant."""
 
     # --- auth and keys
     token_ttl_seconds: int = Field(86_400, alias="CONVMEM_TOKEN_TTL_S", ge=60)
@@ -85,6 +113,13 @@ class Settings(BaseModel):
     """Bounded retries when a concurrent turn on the same session wins the commit."""
     turn_lease_seconds: int = Field(120, alias="CONVMEM_TURN_LEASE_S", ge=5)
     """How long an in-progress clientTurnId blocks a duplicate before it may be retried."""
+
+    @field_validator("tool_modules", mode="before")
+    @classmethod
+    def _modules(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(v.strip() for v in value.split(",") if v.strip())
+        return value
 
     @field_validator("give_way_order", mode="before")
     @classmethod

@@ -40,6 +40,8 @@ def _excerpt(text: str, limit: int = 160) -> str:
 class LocalModel:
     """Model port without a network: replies are a pure function of the request."""
 
+    tool_tokens = 0  # no tools: the local model answers from the request alone
+
     @staticmethod
     def _visitor_memory(request: ModelRequest) -> list[str]:
         """What the visitor said that the request carries, oldest first: the summary's and the
@@ -89,3 +91,7 @@ class LocalModel:
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         return profile.write_profile(old_profile, visitor_messages, cap_tokens)
+
+    def embed(self, texts: Sequence[str]) -> None:
+        """No embeddings offline: recall ranks facts lexically."""
+        return None

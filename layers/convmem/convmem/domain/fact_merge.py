@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from convmem.domain import relevance
+from convmem.domain import relevance, vectors
 from convmem.domain.models import Fact, FactCandidate, FactSource, FactVersion
 from convmem.domain.tokens import count_tokens
 
@@ -160,7 +160,8 @@ def merge(
         return MergeResult(out, "history", fact.id)
     if richer:  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
         out[index] = fact.model_copy(update={
-            "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now})
+            "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now,
+            "embedding": None})
         return MergeResult(out, "reworded", fact.id)
     if close:
         out[index] = fact.model_copy(update={"confirmed_by": source, "updated_at": now})
@@ -168,7 +169,7 @@ def merge(
     old = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at)
     out[index] = fact.model_copy(update={
         "statement": candidate.statement, "value": candidate.value, "source": source, "confirmed_by": None,
-        "updated_at": now, "history": [*fact.history, old][-max_history:],
+        "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None,
     })
     return MergeResult(out, "updated", fact.id)
 
@@ -178,6 +179,14 @@ def searchable(fact: Fact) -> str:
     words = [_SLOT_WORDS.get(part, "") for part in fact.key.split(".")]
     topic = fact.key.split(".", 1)[1].replace("_", " ").replace(".", " ") if "." in fact.key else ""
     return " ".join([fact.statement, topic, *words])
+
+
+def embedding_scores(facts: Sequence[Fact], query_vector: Sequence[float] | None, floor: float) -> list[float] | None:
+    """Cosine similarity of each fact to the message, less ``floor`` (so unrelated facts score 0);
+    None when the message or any fact has no embedding (then the lexical scorer decides)."""
+    if query_vector is None or not facts or any(f.embedding is None for f in facts):
+        return None
+    return [max(0.0, vectors.cosine(query_vector, vectors.dequantize(f.embedding or "")) - floor) for f in facts]
 
 
 def recall(

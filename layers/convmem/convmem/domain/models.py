@@ -163,6 +163,8 @@ class Fact(BaseModel):
     created_at: datetime
     updated_at: datetime
     history: list[FactVersion] = Field(default_factory=list)
+    embedding: str | None = None
+    """The statement's embedding (domain.vectors.quantize), when the model embeds; None until then."""
 
 
 class FactSet(BaseModel):

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from convmem.domain import fact_merge
+from convmem.domain import fact_merge, vectors
 from convmem.domain.models import Fact, FactSet, FactSource, validate_id
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, NotFoundError
 from convmem.observability import logger
@@ -18,6 +18,7 @@ from convmem.settings import Settings
 MAX_RACE_RETRIES = 8
 # The facts document stays far below DynamoDB's 400 KB item limit (ciphertext adds ~0.4 KB).
 MAX_DOCUMENT_BYTES = 300_000
+EMBEDDINGS_PER_JOB = 20
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class FactsService:
 
     def _merge(self, user_id: str, candidates: list, source: FactSource) -> tuple[str, ...]:
         s = self._settings
+        embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
         for _ in range(MAX_RACE_RETRIES):
             version, ct = self._store.get_facts(user_id)
             facts = decrypt_facts(self._cipher, user_id, ct).facts
@@ -82,12 +84,25 @@ class FactsService:
                 return tuple(actions)
             if "full" in actions:
                 logger.warning("facts full", extra={"user_id": user_id, "facts": len(facts)})
+            facts = self._with_embeddings(facts, embedded)
             try:
                 self._put(user_id, version, facts)
                 return tuple(actions)
             except ConcurrentUpdateError:
                 continue  # another job merged first: merge into what it wrote
         raise DependencyUnavailableError("The user's facts kept changing under this merge; will retry.", code="facts_busy")
+
+    def _with_embeddings(self, facts: list[Fact], embedded: dict[str, str]) -> list[Fact]:
+        """Facts whose statement has no vector yet get one, when the model embeds (a few a job,
+        so a switch of model provider catches up over the next jobs)."""
+        missing = [f.statement for f in facts if f.embedding is None and f.statement not in embedded]
+        if missing:
+            found = self._model.embed(missing[:EMBEDDINGS_PER_JOB])
+            if found is None:
+                return facts
+            embedded.update((text, vectors.quantize(v)) for text, v in zip(missing, found, strict=False))
+        return [f.model_copy(update={"embedding": embedded[f.statement]}) if f.embedding is None and f.statement in embedded else f
+                for f in facts]
 
     def _put(self, user_id: str, version: int, facts: list[Fact]) -> None:
         document = FactSet(facts=facts)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from convmem.domain import fact_merge
 from convmem.domain.context_assembly import Layers, assemble, check_message_fits
-from convmem.domain.models import ContextReport, KnowledgeSnippet, SessionState, TurnResult, validate_id
+from convmem.domain.models import ContextReport, Fact, KnowledgeSnippet, SessionState, TurnResult, validate_id
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
@@ -160,15 +160,17 @@ class TurnService:
         s = self._settings
         summary = decrypt_summary(self._cipher, user_id, session_id, snapshot.summary_ciphertext)
         history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
+        known = decrypt_facts(self._cipher, user_id, memory.facts_ciphertext).facts
         facts = fact_merge.recall(
-            decrypt_facts(self._cipher, user_id, memory.facts_ciphertext).facts, turn.message,
-            budget_tokens=s.facts_budget_tokens, max_facts=s.facts_max_recalled,
+            known, turn.message, budget_tokens=s.facts_budget_tokens, max_facts=s.facts_max_recalled,
+            scores=self._embedding_scores(known, turn.message),
         )
         request, report = assemble(
             Layers(
                 system=s.system_prompt, current=turn.message, summary=summary, knowledge=turn.knowledge,
                 profile=decrypt_profile(self._cipher, user_id, memory.profile_ciphertext),
                 facts=[(f.id, f.statement) for f in facts],
+                tool_tokens=self._model.tool_tokens,
             ),
             after_cursor=history,
             window=s.window_messages,
@@ -177,6 +179,18 @@ class TurnService:
             give_way=s.give_way_order,
         )
         return self._model.reply(request), report
+
+    def _embedding_scores(self, facts: list[Fact], message: str) -> list[float] | None:
+        """Similarity of each fact to the message when the model embeds and every fact has a
+        vector; None (lexical recall) otherwise, or when the embedding call fails."""
+        if not facts or any(f.embedding is None for f in facts):
+            return None
+        try:
+            vectors = self._model.embed([message])
+        except DependencyUnavailableError:
+            logger.warning("message embedding failed; lexical recall", extra={"facts": len(facts)})
+            return None
+        return fact_merge.embedding_scores(facts, vectors[0], self._settings.recall_min_similarity) if vectors else None
 
     def _commit(
         self, user_id: str, session_id: str, turn: TurnInput, state: SessionState,
