@@ -14,7 +14,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.shared.json_encoder import Encoder
 from convmem import api_schemas as wire
 from convmem.composition import ApiServices, build_api
-from convmem.errors import ConvmemError
+from convmem.errors import ConvmemError, PayloadTooLargeError
 from convmem.http_errors import error_response, status_for, validation_error_response
 from convmem.observability import logger, metrics
 from convmem.service.turn import TurnInput
@@ -24,6 +24,10 @@ from convmem.settings import Settings
 app = APIGatewayHttpResolver(
     enable_validation=True, serializer=partial(json.dumps, separators=(",", ":"), cls=Encoder, ensure_ascii=False)
 )
+
+
+# A Lambda response through API Gateway carries at most 6 MB; leave room for the envelope.
+MAX_RESPONSE_BYTES = 5_500_000
 
 
 @lru_cache(maxsize=1)
@@ -81,6 +85,29 @@ def transcript(
     limit: Annotated[int, Query(ge=1, le=200)] = 100,
 ) -> wire.Transcript:
     return wire.Transcript.of(services().sessions.transcript(caller(), sessionId, after, limit))
+
+
+@app.delete("/v1/sessions/<sessionId>")
+def forget_session(sessionId: str) -> Response[None]:  # noqa: N803
+    services().forget.forget_session(caller(), sessionId)
+    return Response(status_code=204)
+
+
+@app.get("/v1/me/export")
+def export_me() -> Response[wire.ExportOut]:
+    export = wire.ExportOut.of(services().export.export(caller()))
+    if len(export.model_dump_json(by_alias=True).encode("utf-8")) > MAX_RESPONSE_BYTES:
+        raise PayloadTooLargeError(
+            "The export is larger than one response can carry; read each session's transcript instead.")
+    return Response(200, "application/json", export)
+
+
+@app.delete("/v1/me")
+def erase_me() -> Response[wire.ErasureAccepted]:
+    user_id = caller()
+    progress = services().forget.erase(user_id)
+    metrics.add_metric(name="UsersErased", unit=MetricUnit.Count, value=1)
+    return Response(202, "application/json", wire.ErasureAccepted(user_id=user_id, status="erased" if progress.done else "erasing"))
 
 
 @app.get("/v1/me/facts")

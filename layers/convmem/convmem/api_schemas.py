@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from convmem.domain.models import Fact, Message, Role, SessionSummary
+from convmem.domain.models import Fact, FactSource, Message, Role, SessionSummary
 from convmem.service.auth import IssuedToken
+from convmem.service.export import UserExport
 from convmem.service.sessions import SessionView, TranscriptPage
 
 
@@ -153,3 +154,69 @@ class FactList(Wire):
 class ProfileOut(Wire):
     profile: str | None
     refreshed_at: str | None
+
+
+class SourceOut(Wire):
+    session_id: str
+    seq: int
+    channel: str
+    at: str
+
+    @classmethod
+    def of(cls, s: FactSource) -> SourceOut:
+        return cls(session_id=s.session_id, seq=s.seq, channel=s.channel, at=iso(s.at) or "")
+
+
+class FactVersionOut(Wire):
+    text: str
+    source: SourceOut
+    replaced_at: str
+
+
+class FactExport(FactOut):
+    source: SourceOut
+    history: list[FactVersionOut]
+
+    @classmethod
+    def of(cls, f: Fact) -> FactExport:  # type: ignore[override]
+        return cls(
+            **FactOut.of(f).model_dump(), source=SourceOut.of(f.source),
+            history=[FactVersionOut(text=v.statement, source=SourceOut.of(v.source), replaced_at=iso(v.replaced_at) or "")
+                     for v in f.history],
+        )
+
+
+class SessionExportOut(Wire):
+    session_id: str
+    created_at: str | None
+    updated_at: str | None
+    summary: str | None
+    messages: list[MessageOut]
+
+
+class ExportOut(Wire):
+    user_id: str
+    profile: str | None
+    profile_refreshed_at: str | None
+    facts: list[FactExport]
+    sessions: list[SessionExportOut]
+
+    @classmethod
+    def of(cls, e: UserExport) -> ExportOut:
+        return cls(
+            user_id=e.user_id, profile=e.profile, profile_refreshed_at=iso(e.profile_refreshed_at),
+            facts=[FactExport.of(f) for f in e.facts],
+            sessions=[
+                SessionExportOut(
+                    session_id=s.state.session_id, created_at=iso(s.state.created_at), updated_at=iso(s.state.updated_at),
+                    summary=s.summary, messages=[MessageOut.of(m) for m in s.messages],
+                )
+                for s in e.sessions
+            ],
+        )
+
+
+class ErasureAccepted(Wire):
+    user_id: str
+    status: str
+    """``erased`` when everything is already gone, ``erasing`` while the erasure queue finishes it."""

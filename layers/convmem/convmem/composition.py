@@ -13,8 +13,10 @@ from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.errors import ConvmemError
 from convmem.service.auth import AuthService
+from convmem.service.export import ExportService
 from convmem.service.facts import FactsService
 from convmem.service.fold import FoldService
+from convmem.service.forget import ForgetService
 from convmem.service.profile import ProfileService
 from convmem.service.sessions import SessionService
 from convmem.service.turn import TurnService
@@ -30,6 +32,8 @@ class ApiServices:
     sessions: SessionService
     facts: FactsService
     profile: ProfileService
+    forget: ForgetService
+    export: ExportService
 
 
 def build_model(settings: Settings, clients: dict[str, Any] | None = None, *, with_tools: bool = False) -> Any:
@@ -83,8 +87,8 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
     clients = dict(clients or {})
     store, cipher = _store_and_cipher(settings, clients)
     jobs = None
-    if settings.fold_queue_url or settings.facts_queue_url:
-        jobs = SqsJobs(settings.fold_queue_url, _client(clients, "sqs"), facts_queue_url=settings.facts_queue_url)
+    if settings.fold_queue_url or settings.facts_queue_url or settings.erase_queue_url:
+        jobs = _jobs(settings, clients)
     model = build_model(settings, clients, with_tools=True)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
     return ApiServices(
@@ -98,7 +102,23 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
         sessions=SessionService(store=store, cipher=cipher),
         facts=FactsService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
         profile=ProfileService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
+        forget=ForgetService(store=store, cipher=cipher, clock=SystemClock(), settings=settings, jobs=jobs),
+        export=ExportService(store=store, cipher=cipher),
     )
+
+
+def _jobs(settings: Settings, clients: dict[str, Any]) -> SqsJobs:
+    return SqsJobs(
+        settings.fold_queue_url, _client(clients, "sqs"),
+        facts_queue_url=settings.facts_queue_url, erase_queue_url=settings.erase_queue_url,
+    )
+
+
+def build_erase(settings: Settings, *, clients: dict[str, Any] | None = None) -> ForgetService:
+    """Wire the erasure consumer's service (no model: it only deletes)."""
+    clients = dict(clients or {})
+    store, cipher = _store_and_cipher(settings, clients)
+    return ForgetService(store=store, cipher=cipher, clock=SystemClock(), settings=settings, jobs=_jobs(settings, clients))
 
 
 def _consumer(service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None) -> T:

@@ -39,6 +39,12 @@ class TurnInProgressError(ConvmemError):
     code = "turn_in_progress"
 
 
+class ErasureInProgressError(ConvmemError):
+    """The user's data is being erased; a new life may start once it is done (HTTP 409)."""
+
+    code = "erasure_in_progress"
+
+
 class MessageTooLargeError(ConvmemError):
     """The message alone does not fit the request budget or the byte limit (HTTP 413)."""
 
@@ -67,3 +73,15 @@ class KeyNotFoundError(ConvmemError):
     """The user has no branch key yet (or it was destroyed by erasure)."""
 
     code = "key_not_found"
+
+
+class PayloadTooLargeError(MessageTooLargeError):
+    """A response would exceed what one HTTP answer can carry (HTTP 413)."""
+
+    code = "payload_too_large"
+
+
+class KeyDestroyedError(DependencyUnavailableError):
+    """A stored item's key no longer exists: its user was erased (crypto-shredded)."""
+
+    code = "key_destroyed"

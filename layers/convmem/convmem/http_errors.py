@@ -15,6 +15,7 @@ _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.UnauthorizedError, 401),
     (errors.NotFoundError, 404),
     (errors.TurnInProgressError, 409),
+    (errors.ErasureInProgressError, 409),
     (errors.MessageTooLargeError, 413),
     (errors.ThrottledError, 429),
     (errors.DependencyUnavailableError, 503),

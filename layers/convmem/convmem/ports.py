@@ -38,6 +38,13 @@ class UserMemory:
     facts_ciphertext: bytes | None = None
     profile_ciphertext: bytes | None = None
     profile_refreshed_at: datetime | None = None
+    erasure_state: str | None = None
+    """``erasing`` while an erasure runs, ``erased`` after it; None when the user was never erased."""
+    erasure_until: datetime | None = None
+    """Turns are refused until then (other instances may still hold the old key for the cache TTL)."""
+
+    def erasure_blocks(self, now: datetime) -> bool:
+        return self.erasure_state == "erasing" or (self.erasure_until is not None and now < self.erasure_until)
 
 
 @dataclass(frozen=True)
@@ -126,11 +133,28 @@ class Store(Protocol):
     def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
         """The newest ``limit`` messages of a session, newest first."""
 
+    # --- forgetting
+    def all_session_ids(self, user_id: str) -> list[str]:
+        """Every session of the user (all pages of the owner index)."""
+
+    def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:
+        """Delete the session's state, messages and turn records; False if time ran out first."""
+
+    def delete_user_items(self, user_id: str, deadline: float) -> bool:
+        """Delete the user's own items (facts, profile, turn records), never the erasure marker."""
+
+    def mark_erasure(self, user_id: str, *, state: str, until: datetime, now: datetime) -> None:
+        """Record an erasure: ``erasing`` blocks turns; ``erased`` keeps blocking until ``until``."""
+
 
 class Cipher(Protocol):
     """Envelope encryption under the user's own key; the context binds user, session and kind."""
 
     def encrypt(self, plaintext: str, *, user_id: str, session_id: str, kind: str, ref: str) -> bytes: ...
+
+    def destroy_user_key(self, user_id: str) -> int:
+        """Crypto-shred: delete every version of the user's branch key and forget cached material.
+        Returns how many key-store items were deleted."""
 
     def decrypt(self, ciphertext: bytes, *, user_id: str, session_id: str, kind: str, ref: str) -> str:
         """Raises DecryptionError (a DependencyUnavailableError) if it fails."""
@@ -182,6 +206,9 @@ class Jobs(Protocol):
 
     def send_facts(self, job: FactsJob) -> None:
         """Enqueue a facts job (FIFO, grouped by user, deduplicated by session and seq)."""
+
+    def send_erase(self, user_id: str, attempt: int) -> None:
+        """Enqueue (the rest of) an erasure (FIFO, grouped by user)."""
 
 
 class Secrets(Protocol):

@@ -26,6 +26,8 @@ class Settings(BaseModel):
     """SQS FIFO queue of fold jobs (empty: the turn path sends none)."""
     facts_queue_url: str = Field("", alias="FACTS_QUEUE_URL")
     """SQS FIFO queue of facts jobs (empty: the turn path sends none)."""
+    erase_queue_url: str = Field("", alias="ERASE_QUEUE_URL")
+    """SQS FIFO queue that finishes erasures too large for one request."""
     token_secret_id: str = Field("", alias="TOKEN_SECRET_ID")
     """Secrets Manager secret holding the HMAC key that signs visitor tokens."""
     api_key_secret_id: str = Field("", alias="API_KEY_SECRET_ID")

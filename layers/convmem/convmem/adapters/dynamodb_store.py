@@ -7,6 +7,7 @@
 | USER#<uid>        | TURN#<sid>#<clientTurnId>  | idempotency record of a turn               |
 | USER#<uid>        | FACTS                      | version, count, ciphertext of all facts    |
 | USER#<uid>        | PROFILE                    | profile ct, refreshedAt, activeAt, dueShard|
+| USER#<uid>        | ERASURE                    | state (erasing / erased), until, erasedAt  |
 
 The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = USER#<uid>,
 ``updatedAt``), so listing is one Query, newest first, with no index item to keep in step.
@@ -20,6 +21,7 @@ index has no single hot key), which the refresh removes.
 
 from __future__ import annotations
 
+import time
 import zlib
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +35,8 @@ from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, Us
 STATE_SK = "STATE"
 FACTS_SK = "FACTS"
 PROFILE_SK = "PROFILE"
+ERASURE_SK = "ERASURE"
+ERASURE_TTL_SECONDS = 7 * 24 * 3600
 OWNER_INDEX = "ByOwner"
 DUE_INDEX = "ProfileDue"
 _THROTTLE_CODES = {
@@ -377,9 +381,11 @@ class DynamoDBStore:
 
     # --- the user's durable layers -------------------------------------------------------
     def load_user_memory(self, user_id: str) -> UserMemory:
-        """FACTS and PROFILE in one BatchGetItem."""
+        """FACTS, PROFILE and the erasure marker in one BatchGetItem."""
         pk = {"S": _user_pk(user_id)}
-        request: dict[str, Any] = {self._table: {"Keys": [{"PK": pk, "SK": {"S": FACTS_SK}}, {"PK": pk, "SK": {"S": PROFILE_SK}}]}}
+        request: dict[str, Any] = {
+            self._table: {"Keys": [{"PK": pk, "SK": {"S": sk}} for sk in (FACTS_SK, PROFILE_SK, ERASURE_SK)]}
+        }
         items: list[dict[str, Any]] = []
         try:
             for _ in range(5):
@@ -393,13 +399,15 @@ class DynamoDBStore:
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "load user memory") from exc
         by_sk = {i["SK"]["S"]: i for i in items}
-        facts, profile = by_sk.get(FACTS_SK, {}), by_sk.get(PROFILE_SK, {})
+        facts, profile, erasure = (by_sk.get(k, {}) for k in (FACTS_SK, PROFILE_SK, ERASURE_SK))
         refreshed = profile.get("refreshedAt", {}).get("S")
         return UserMemory(
             facts_version=int(facts.get("version", {"N": "0"})["N"]),
             facts_ciphertext=bytes(facts["ct"]["B"]) if "ct" in facts else None,
             profile_ciphertext=bytes(profile["profileCt"]["B"]) if "profileCt" in profile else None,
             profile_refreshed_at=_parse(refreshed) if refreshed else None,
+            erasure_state=erasure.get("state", {}).get("S"),
+            erasure_until=_parse(erasure["until"]["S"]) if "until" in erasure else None,
         )
 
     def get_message(self, session_id: str, seq: int) -> StoredMessage | None:
@@ -487,11 +495,16 @@ class DynamoDBStore:
             except ClientError as exc:
                 if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
                     raise
-                # Active again while the profile was written: store it, and stay due for the next run.
-                self._ddb.update_item(
-                    TableName=self._table, Key=key, UpdateExpression="SET profileCt = :ct, refreshedAt = :now",
-                    ExpressionAttributeValues=values,
-                )
+                # Active again while the profile was written: store it, and stay due for the next
+                # run - unless the user was erased meanwhile (the item is gone: nothing to revive).
+                try:
+                    self._ddb.update_item(
+                        TableName=self._table, Key=key, UpdateExpression="SET profileCt = :ct, refreshedAt = :now",
+                        ConditionExpression="attribute_exists(PK)", ExpressionAttributeValues=values,
+                    )
+                except ClientError as again:
+                    if again.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                        raise
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "put profile") from exc
 
@@ -507,3 +520,98 @@ class DynamoDBStore:
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "recent messages") from exc
         return [_to_message(i) for i in page["Items"]]
+
+    # --- forgetting ------------------------------------------------------------------------
+    def all_session_ids(self, user_id: str) -> list[str]:
+        kwargs: dict[str, Any] = {
+            "TableName": self._table, "IndexName": OWNER_INDEX, "KeyConditionExpression": "ownerKey = :o",
+            "ExpressionAttributeValues": {":o": {"S": _user_pk(user_id)}}, "ProjectionExpression": "sessionId",
+        }
+        out: list[str] = []
+        try:
+            while True:
+                page = self._ddb.query(**kwargs)
+                out.extend(i["sessionId"]["S"] for i in page["Items"])
+                if "LastEvaluatedKey" not in page:
+                    return out
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "list sessions") from exc
+
+    def _keys(self, pk: str, sk_prefix: str | None = None) -> list[dict[str, Any]]:
+        """Every (PK, SK) under ``pk`` (optionally only SKs with ``sk_prefix``), all pages."""
+        kwargs: dict[str, Any] = {
+            "TableName": self._table, "ProjectionExpression": "PK, SK",
+            "KeyConditionExpression": "PK = :pk" + (" AND begins_with(SK, :p)" if sk_prefix else ""),
+            "ExpressionAttributeValues": {":pk": {"S": pk}, **({":p": {"S": sk_prefix}} if sk_prefix else {})},
+        }
+        out: list[dict[str, Any]] = []
+        while True:
+            page = self._ddb.query(**kwargs)
+            out.extend({"PK": i["PK"], "SK": i["SK"]} for i in page["Items"])
+            if "LastEvaluatedKey" not in page:
+                return out
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def _delete_keys(self, keys: list[dict[str, Any]], deadline: float) -> bool:
+        """BatchWriteItem deletes, 25 a request, unprocessed ones retried; False at the deadline."""
+        pending = list(keys)
+        while pending:
+            if time.monotonic() >= deadline:
+                return False
+            batch, pending = pending[:25], pending[25:]
+            response = self._ddb.batch_write_item(
+                RequestItems={self._table: [{"DeleteRequest": {"Key": k}} for k in batch]}
+            )
+            left = response.get("UnprocessedItems", {}).get(self._table, [])
+            if left:
+                pending = [r["DeleteRequest"]["Key"] for r in left] + pending
+                time.sleep(0.05)
+        return True
+
+    def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:
+        """Messages and turn records first, the STATE item last and only if no turn slipped in
+        meanwhile: an interrupted delete leaves the session listed, so running it again finishes."""
+        pk = _session_pk(session_id)
+        try:
+            for _ in range(5):
+                state, _ = self.get_state(session_id)
+                if state is None:
+                    return self._delete_keys(self._keys(pk), deadline)  # leftovers of an earlier attempt
+                messages = [k for k in self._keys(pk) if k["SK"]["S"] != STATE_SK]
+                claims = self._keys(_user_pk(user_id), f"TURN#{session_id}#")
+                if not self._delete_keys(messages + claims, deadline):
+                    return False
+                try:
+                    self._ddb.delete_item(
+                        TableName=self._table, Key={"PK": {"S": pk}, "SK": {"S": STATE_SK}},
+                        ConditionExpression="messageCount = :n",
+                        ExpressionAttributeValues={":n": {"N": str(state.message_count)}},
+                    )
+                    return True
+                except ClientError as exc:
+                    if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                        raise
+            raise DependencyUnavailableError("The session kept changing while it was deleted; retry.", code="session_busy")
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "delete session") from exc
+
+    def delete_user_items(self, user_id: str, deadline: float) -> bool:
+        try:
+            keys = [k for k in self._keys(_user_pk(user_id)) if k["SK"]["S"] != ERASURE_SK]
+            return self._delete_keys(keys, deadline)
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "delete user items") from exc
+
+    def mark_erasure(self, user_id: str, *, state: str, until: datetime, now: datetime) -> None:
+        try:
+            self._ddb.put_item(
+                TableName=self._table,
+                Item={
+                    "PK": {"S": _user_pk(user_id)}, "SK": {"S": ERASURE_SK}, "state": {"S": state},
+                    "until": {"S": _iso(until)}, "erasedAt": {"S": _iso(now)},
+                    "expiresAt": {"N": str(int(until.timestamp()) + ERASURE_TTL_SECONDS)},
+                },
+            )
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "mark erasure") from exc

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from convmem.errors import DependencyUnavailableError, KeyNotFoundError
+from convmem.errors import DependencyUnavailableError, KeyDestroyedError, KeyNotFoundError
 
 CONTEXT_PREFIX = "convmem:"
 
@@ -25,6 +25,12 @@ class DecryptionError(DependencyUnavailableError):
     """Ciphertext could not be opened: wrong user, changed context, tampering, or a shredded key."""
 
     code = "decryption_failed"
+
+
+def _missing_key(exc: Exception) -> bool:
+    """Whether the SDK failed because the key store has no such branch key (version)."""
+    text = str(exc)
+    return "No item found" in text or "not found" in text.lower()
 
 
 def branch_key_id(user_id: str) -> str:
@@ -143,7 +149,7 @@ class HierarchicalCipher:
                 source=data, keyring=keyring, encryption_context=context, algorithm=algorithm
             )
         except Exception as exc:  # the SDK wraps key-store and KMS failures in several types
-            if "No item found" in str(exc) or "not found" in str(exc).lower():
+            if _missing_key(exc):
                 raise KeyNotFoundError("The user has no branch key.") from exc
             raise DependencyUnavailableError("Encryption failed (key store or KMS unavailable).", code="kms_unavailable") from exc
         return bytes(ciphertext)
@@ -154,11 +160,47 @@ class HierarchicalCipher:
         try:
             plaintext, header = client.decrypt(source=ciphertext, keyring=keyring, encryption_context=expected)
         except Exception as exc:
+            if _missing_key(exc):
+                raise KeyDestroyedError("The key of a stored item no longer exists (the user was erased).") from exc
             raise DecryptionError("A stored item could not be decrypted.") from exc
         stored = header.encryption_context
         if any(stored.get(k) != v for k, v in expected.items()):
             raise DecryptionError("A stored item's encryption context does not match.")
         return bytes(plaintext).decode("utf-8")
+
+    def destroy_user_key(self, user_id: str) -> int:
+        """Crypto-shredding: delete every item of the user's branch key (active, each version,
+        beacon) from the key store, then drop this process's cached key material. Every
+        ciphertext of the user, in the table, its backups or anywhere else, is unreadable from
+        then on (other processes: after at most the cache TTL). Returns the items deleted."""
+        ddb = self._ddb
+        if ddb is None:
+            import boto3
+
+            ddb = boto3.client("dynamodb")
+        deleted = 0
+        try:
+            kwargs: dict[str, Any] = {
+                "TableName": self._key_store_table,
+                "KeyConditionExpression": "#id = :id",
+                "ExpressionAttributeNames": {"#id": "branch-key-id", "#t": "type"},
+                "ExpressionAttributeValues": {":id": {"S": branch_key_id(user_id)}},
+                "ProjectionExpression": "#id, #t",
+                "ConsistentRead": True,
+            }
+            while True:
+                page = ddb.query(**kwargs)
+                for item in page["Items"]:
+                    ddb.delete_item(TableName=self._key_store_table, Key=item)
+                    deleted += 1
+                if "LastEvaluatedKey" not in page:
+                    break
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        except Exception as exc:
+            raise DependencyUnavailableError("Could not destroy the user's key (key store unavailable).", code="kms_unavailable") from exc
+        with self._lock:
+            self._ready = None  # a new keyring, so a new cache: nothing of the old key stays here
+        return deleted
 
     def create_user_key(self, user_id: str) -> None:
         """Create the user's branch key (idempotent: a concurrent creator may have won)."""

@@ -18,7 +18,9 @@ def _dedup_id(*parts: object) -> str:
 
 
 class SqsJobs:
-    def __init__(self, fold_queue_url: str, client: Any | None = None, facts_queue_url: str = "") -> None:
+    def __init__(
+        self, fold_queue_url: str, client: Any | None = None, facts_queue_url: str = "", erase_queue_url: str = ""
+    ) -> None:
         if client is None:
             import boto3
 
@@ -26,6 +28,7 @@ class SqsJobs:
         self._sqs = client
         self._fold_queue_url = fold_queue_url
         self._facts_queue_url = facts_queue_url
+        self._erase_queue_url = erase_queue_url
 
     def _send(self, url: str, body: dict[str, Any], group: str, dedup: str, what: str) -> None:
         if not url:
@@ -45,3 +48,8 @@ class SqsJobs:
     def send_facts(self, job: FactsJob) -> None:
         body = {"userId": job.user_id, "sessionId": job.session_id, "visitorSeq": job.visitor_seq}
         self._send(self._facts_queue_url, body, job.user_id, _dedup_id(job.session_id, job.visitor_seq), "facts")
+
+    def send_erase(self, user_id: str, attempt: int) -> None:
+        if not self._erase_queue_url:
+            raise DependencyUnavailableError("No erasure queue is configured.", code="queue_unavailable")
+        self._send(self._erase_queue_url, {"userId": user_id, "attempt": attempt}, user_id, _dedup_id(user_id, attempt), "erasure")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from convmem.domain import fact_merge, vectors
 from convmem.domain.models import Fact, FactSet, FactSource, validate_id
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, NotFoundError
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError, NotFoundError
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, FactsJob, Model, Store
 from convmem.service.stored import MESSAGE_KIND, decrypt_facts, encrypt_facts
@@ -52,9 +52,12 @@ class FactsService:
         stored = self._store.get_message(job.session_id, job.visitor_seq)
         if stored is None or stored.role != "visitor":
             return FactsOutcome(job.user_id, 0)  # the session was forgotten, or a wrong seq: nothing to learn
-        text = self._cipher.decrypt(
-            stored.ciphertext, user_id=job.user_id, session_id=job.session_id, kind=MESSAGE_KIND, ref=str(stored.seq)
-        )
+        try:
+            text = self._cipher.decrypt(
+                stored.ciphertext, user_id=job.user_id, session_id=job.session_id, kind=MESSAGE_KIND, ref=str(stored.seq)
+            )
+        except KeyDestroyedError:
+            return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
         candidates = self._model.extract_facts(text)
         source = FactSource(session_id=job.session_id, seq=stored.seq, channel=stored.channel, at=stored.at)
         actions = self._merge(job.user_id, candidates, source) if candidates else ()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from convmem.domain import summary_fold
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError
 from convmem.ports import Cipher, Clock, Model, Store
 from convmem.service.stored import SUMMARY_KIND, decrypt_messages, decrypt_summary
 from convmem.settings import Settings
@@ -50,11 +50,14 @@ class FoldService:
             target = min(through_seq, state.message_count)
             if target <= cursor:
                 return FoldOutcome(session_id, start, cursor)
-            old = decrypt_summary(self._cipher, user_id, session_id, summary_ct)
             stored = self._store.messages_between(session_id, cursor + 1, target)
             if [m.seq for m in stored] != list(range(cursor + 1, target + 1)):
                 raise DependencyUnavailableError("Messages to fold are missing; will retry.", code="fold_gap")
-            messages = decrypt_messages(self._cipher, user_id, session_id, stored)
+            try:
+                old = decrypt_summary(self._cipher, user_id, session_id, summary_ct)
+                messages = decrypt_messages(self._cipher, user_id, session_id, stored)
+            except KeyDestroyedError:
+                return FoldOutcome(session_id, start, cursor)  # the user was erased meanwhile
             cap = self._settings.summary_cap_tokens
             new = summary_fold.cap_summary(self._model.fold_summary(old, messages, cap), cap)
             ct = self._cipher.encrypt(new, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")

@@ -19,6 +19,7 @@ from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
     DependencyUnavailableError,
+    ErasureInProgressError,
     MessageTooLargeError,
     TurnInProgressError,
 )
@@ -129,6 +130,8 @@ class TurnService:
         memory = _readers().submit(self._store.load_user_memory, user_id)  # concurrently with the session
         snapshot = self._store.load_session(session_id)
         user_memory = memory.result()
+        if user_memory.erasure_blocks(self._clock.now()):
+            raise ErasureInProgressError("This user's data is being erased; a new conversation can start in a minute.")
         state = self._own_or_new(snapshot.state, user_id, session_id)
         reply, report = self._reply(user_id, session_id, turn, snapshot, user_memory)
         turn_id = self._new_id()

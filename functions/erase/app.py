@@ -1,0 +1,43 @@
+"""Erasure consumer (SQS FIFO, group = user): finishes deleting an erased user's items.
+
+The user's branch key was destroyed by DELETE /v1/me before any job was sent, so what this
+deletes is already unreadable ciphertext. Each job works until the function is about to time
+out, then enqueues the rest."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from convmem.composition import build_erase
+from convmem.observability import logger, metrics
+from convmem.service.forget import ForgetService
+from convmem.settings import Settings
+
+processor = SqsFifoPartialProcessor(skip_group_on_error=True)
+processor.raise_on_entire_batch_failure = False  # see functions/fold/app.py
+RESERVE_S = 5.0
+
+
+@lru_cache(maxsize=1)
+def service() -> ForgetService:
+    return build_erase(Settings.from_env())
+
+
+def handle(record: SQSRecord, deadline: float) -> None:
+    job = json.loads(record.body)
+    done = service().continue_erasure(job["userId"], deadline, attempt=int(job.get("attempt", 1)))
+    logger.info("erasure", extra={"user_id": job["userId"], "done": done})
+
+
+@logger.inject_lambda_context(log_event=False)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + context.get_remaining_time_in_millis() / 1000 - RESERVE_S
+    return process_partial_response(
+        event=event, record_handler=lambda record: handle(record, deadline), processor=processor, context=context
+    )

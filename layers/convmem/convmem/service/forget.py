@@ -1,0 +1,77 @@
+"""Forgetting: one conversation, or the whole person (crypto-shredding, then deletion)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from convmem.domain.models import validate_id
+from convmem.errors import DependencyUnavailableError, NotFoundError
+from convmem.observability import logger
+from convmem.ports import Cipher, Clock, Jobs, Store
+from convmem.service.stored import owned_state
+from convmem.settings import Settings
+
+# Turns stay refused this long past the key cache TTL, so no instance still holds the old key.
+CACHE_MARGIN_S = 10
+
+
+@dataclass(frozen=True)
+class ErasureProgress:
+    user_id: str
+    key_items_destroyed: int
+    done: bool
+
+
+class ForgetService:
+    def __init__(self, *, store: Store, cipher: Cipher, clock: Clock, settings: Settings, jobs: Jobs | None = None) -> None:
+        self._store = store
+        self._cipher = cipher
+        self._clock = clock
+        self._settings = settings
+        self._jobs = jobs
+
+    def forget_session(self, user_id: str, session_id: str, budget_s: float = 20.0) -> None:
+        """Delete one conversation: its messages, summary and turn records. Facts and profile stay."""
+        validate_id(session_id, "sessionId")
+        if owned_state(self._store.get_state(session_id)[0], user_id) is None:
+            raise NotFoundError("No such session.", code="session_not_found")
+        if not self._store.delete_session(session_id, user_id, time.monotonic() + budget_s):
+            raise_busy()
+
+    def erase(self, user_id: str, inline_budget_s: float = 5.0) -> ErasureProgress:
+        """Erase the user: block their turns, destroy their branch key (from then on every copy
+        of their ciphertext is unreadable), then delete every item of theirs - here while the
+        budget lasts, the rest through the erasure queue."""
+        now = self._clock.now()
+        until = now + timedelta(seconds=self._settings.key_cache_ttl_seconds + CACHE_MARGIN_S)
+        self._store.mark_erasure(user_id, state="erasing", until=until, now=now)
+        destroyed = self._cipher.destroy_user_key(user_id)
+        logger.info("user key destroyed", extra={"user_id": user_id, "key_items": destroyed})
+        done = self.continue_erasure(user_id, time.monotonic() + inline_budget_s, attempt=0)
+        return ErasureProgress(user_id, destroyed, done)
+
+    def continue_erasure(self, user_id: str, deadline: float, attempt: int) -> bool:
+        """Delete what is left of the user until ``deadline``; enqueue the rest. True when done."""
+        for session_id in self._store.all_session_ids(user_id):
+            if not self._store.delete_session(session_id, user_id, deadline):
+                return self._later(user_id, attempt)
+        if not self._store.delete_user_items(user_id, deadline):
+            return self._later(user_id, attempt)
+        # Turns stay refused until the cache TTL has passed since the key was destroyed.
+        now = self._clock.now()
+        until = now + timedelta(seconds=self._settings.key_cache_ttl_seconds + CACHE_MARGIN_S)
+        self._store.mark_erasure(user_id, state="erased", until=until, now=now)
+        logger.info("user erased", extra={"user_id": user_id, "attempt": attempt})
+        return True
+
+    def _later(self, user_id: str, attempt: int) -> bool:
+        if self._jobs is None:
+            raise_busy()
+        self._jobs.send_erase(user_id, attempt + 1)  # type: ignore[union-attr]
+        return False
+
+
+def raise_busy() -> None:
+    raise DependencyUnavailableError("Deleting took longer than one request; it continues, retry to finish.", code="delete_incomplete")
