@@ -30,7 +30,7 @@ _TRAILING = re.compile(r"(?:\s+(?:anymore|any more|now|too|either|at all|a lot|v
 _NOT_OBJECTS = {"it", "this", "that", "them", "you", "him", "her", "these", "those", "one", "so", "to", "the idea"}
 
 _NAME = "([^\\W\\d_][\\w'-]*(?:\\s+[A-Z][\\w'-]*)?)"
-_PLACE = r"([A-Z][\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*){0,3})"
+_PLACE = r"((?:[A-Z]|[가-힣])[\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*){0,3})"
 _KO_WORD = r"(?<![가-힣A-Za-z])([가-힣A-Za-z]+?)"
 _EMAIL = r"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"
 _PHONE = r"(\+?\d[\d\s().-]{6,}\d)"
@@ -61,7 +61,7 @@ _LANGUAGE_PATTERNS = [
 ]
 _LIKE_EN = re.compile(
     r"\bI\s+(?:really\s+|also\s+|just\s+)?(like|love|enjoy|prefer|don't\s+like|do\s+not\s+like|dislike|hate|can't\s+stand)\s+"
-    r"([^.,!?;]+?)(?=\s+(?:and|but|because|so|when|if|though|although|more|better|over)\b|[.,!?;]|$)",
+    r"([^.,!?;()]+?)(?=\s+(?:and|but|because|so|when|if|though|although|more|better|over)\b|\s*[.,!?;()]|$)",
     re.IGNORECASE,
 )
 _LIKE_KO = re.compile(r"(?<![가-힣A-Za-z])([가-힣A-Za-z ]{1,20}?)(?:을|를)\s*(?:정말\s*|너무\s*|아주\s*|제일\s*)?(좋아해요|좋아합니다|좋아해|싫어해요|싫어합니다|싫어해)")

@@ -40,7 +40,7 @@ class ForgetService:
         if not self._store.delete_session(session_id, user_id, time.monotonic() + budget_s):
             raise_busy()
 
-    def erase(self, user_id: str, inline_budget_s: float = 5.0) -> ErasureProgress:
+    def erase(self, user_id: str, inline_budget_s: float = 2.0) -> ErasureProgress:
         """Erase the user: block their turns, destroy their branch key (from then on every copy
         of their ciphertext is unreadable), then delete every item of theirs - here while the
         budget lasts, the rest through the erasure queue."""
