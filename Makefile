@@ -1,10 +1,10 @@
-# The Makefile's targets are the interface: run, test, lint, invoke.
+# The Makefile's targets are the interface: run, test, lint, bench, invoke.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test e2e lint clean
+.PHONY: run test e2e lint clean bench
 
 $(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ test: $(STAMP)
 ## when missing; `make test` runs this tier too)
 e2e: $(STAMP)
 	$(PY) -m pytest tests/e2e
+
+## make bench: what a user pays for per turn, measured on the embedded AWS with the local model
+## (a table on stdout and bench/results.json; ~5-10 minutes on 2 cores; see README "Benchmarks")
+bench: $(STAMP)
+	$(PY) -m bench
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,90 @@
+"""`make bench` in miniature, so the benchmarks never rot: every section with a few turns.
+
+Runs `python -m bench --smoke` exactly as `make bench` runs the full one (each section in its
+own process, moto server, the local stack over HTTP) and checks the figures a reader of
+bench/results.json relies on. Timing goals are not asserted here (a smoke run has a handful of
+samples on a shared machine); the counts are, because they do not depend on the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration  # starts moto server and the local stack
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "results.json"
+    results = ROOT / "bench" / "results.json"
+    before = results.read_bytes() if results.exists() else None
+    proc = subprocess.run([sys.executable, "-m", "bench", "--smoke", "--jobs", "2", "--out", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    # A smoke run never overwrites the measured results.
+    assert (results.read_bytes() if results.exists() else None) == before
+    return json.loads(out.read_text()), proc.stdout
+
+
+def test_the_table_is_printed_with_every_section_and_the_goals(smoke):
+    _, table = smoke
+    for heading in ("1. Cost per turn", "2. Fold input tokens", "3. Turn time vs the floor", "4. Cold start",
+                    "5. Encryption", "6. Load on the local stack", "Also measured", "Goals"):
+        assert heading in table
+
+
+def test_a_warm_turn_costs_the_same_calls_at_every_checkpoint_and_no_kms(smoke):
+    flat = smoke[0]["growth"]["flat_cost"]
+    warm_turn = {"dynamodb.Query": 1, "dynamodb.BatchGetItem": 1, "dynamodb.TransactWriteItems": 1, "sqs.SendMessage": 2}
+    for turn, figures in flat["at_turn"].items():
+        assert figures["calls"] == warm_turn, turn
+        assert figures["kms_calls"] == 0
+        assert figures["request_tokens"] > 0 and figures["dynamodb_bytes_read"] > 0
+    assert flat["worst_ratio"]["value"] <= 1.1
+    assert flat["kms_calls_warm_turns"]["value"] == 0
+    assert all(f["how"] for f in (flat["worst_ratio"], flat["kms_calls_warm_turns"]))  # each figure says how
+
+
+def test_the_fold_reads_less_than_resummarising_and_the_turn_is_timed_against_its_floor(smoke):
+    growth = smoke[0]["growth"]
+    fold = growth["fold_cost"]
+    assert 0 < fold["incremental_tokens"]["value"] < fold["naive_tokens"]["value"]
+    assert fold["summary_tokens_max"] <= 400
+    timing = growth["turn_overhead"]
+    assert timing["turn_ms"]["value"]["n"] == timing["floor_ms"]["value"]["n"] > 0
+    assert timing["median_ratio"]["value"] > 0
+
+
+def test_every_function_starts_cold_and_serves_its_first_call(smoke):
+    cold = smoke[0]["cold_start"]
+    for fn in ("api", "fold", "facts"):
+        assert cold[fn]["import_ms"]["value"] > 0
+        assert cold[fn]["first_call_ms"]["value"] > cold[fn]["second_call_ms"]["value"] > 0
+
+
+def test_warm_encryption_makes_no_aws_call_and_reports_its_overhead(smoke):
+    enc = smoke[0]["encryption"]
+    assert enc["aws_calls_warm"]["value"] == 0
+    assert 0 < enc["overhead_bytes"]["value"] < 1000
+
+
+def test_concurrent_clients_on_the_serialised_local_stack_get_every_turn_in_order(smoke):
+    load = smoke[0]["load"]["serialised"]
+    for scenario in ("separate_sessions", "shared_sessions"):
+        s = load[scenario]
+        assert s["errors"]["value"] == 0, s["errors"]
+        assert s["consistency"]["met"], s["consistency"]["value"]
+        assert s["consistency"]["value"]["pairs_verified"] == s["turns"]
+
+
+def test_the_earlier_benchmarks_still_run(smoke):
+    results = smoke[0]
+    assert results["assembly"]["request_tokens"] <= results["assembly"]["budget_tokens"]
+    assert results["facts"]["facts_learnt"]
