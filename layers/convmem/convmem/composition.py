@@ -61,11 +61,21 @@ def build_model(settings: Settings, clients: dict[str, Any] | None = None, *, wi
     return BedrockModel(runtime=bedrock_client("bedrock-runtime"), settings=settings, tools=tools)
 
 
+def aws_client(name: str) -> Any:
+    """A boto3 client as the functions use it: botocore's standard retries (throttling and 5xx
+    retried with jittered backoff, 3 attempts in all) and short timeouts, so a dependency that
+    stays down ends as a 503 well inside the API's 29 s instead of hanging the turn."""
+    import boto3
+    from botocore.config import Config
+
+    return boto3.client(
+        name, config=Config(retries={"mode": "standard", "total_max_attempts": 3}, connect_timeout=2, read_timeout=5)
+    )
+
+
 def _client(clients: dict[str, Any], name: str) -> Any:
     if name not in clients:
-        import boto3
-
-        clients[name] = boto3.client(name)
+        clients[name] = aws_client(name)
     return clients[name]
 
 

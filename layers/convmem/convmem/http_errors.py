@@ -9,6 +9,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response
 
 from convmem import errors
+from convmem.api_schemas import ErrorResponse
 
 _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.InvalidInputError, 400),
@@ -38,11 +39,51 @@ def error_response(status: int, code: str, message: str) -> Response:
 
 
 def validation_error_response(problems: Sequence[Any]) -> Response:
-    """Powertools' validation errors (422 by default) as our 400, naming the fields but never echoing input."""
+    """Powertools' validation errors (422 by default) as our 400, naming the fields but never echoing input.
+
+    A bad id in the path is ``invalid_<name>`` (``invalid_sessionId``), as the services name it."""
     parts = []
     for p in problems[:5]:
-        loc = ".".join(str(x) for x in p.get("loc", ()) if x != "body") or "body"
         if p.get("type") == "json_invalid":
             return error_response(400, "malformed_json", "The request body is not valid JSON.")
+        where = tuple(p.get("loc", ()))
+        if len(where) == 2 and where[0] == "path":
+            return error_response(400, f"invalid_{where[1]}", f"{where[1]} must be 1-128 characters of A-Z a-z 0-9 . _ : -")
+        loc = ".".join(str(x) for x in where if x != "body") or "body"
         parts.append(f"{loc}: {p.get('msg', 'invalid')}")
     return error_response(400, "invalid_request", "; ".join(parts) or "The request is not valid.")
+
+
+# What each error status means on this API (API.md), for the OpenAPI document.
+_WHEN = {
+    400: "Malformed JSON, a missing or wrong-typed field, an empty message or a bad id",
+    401: "No, bad or expired credentials",
+    404: "A session or fact the caller does not own",
+    409: "The same clientTurnId is still in progress, or the caller's data is being erased",
+    413: "The message alone exceeds the request budget or the byte limit (or the export one response)",
+    429: "Throttled",
+    503: "A dependency (model, KMS, DynamoDB) is unavailable; nothing was written and a retry is safe",
+}
+
+
+def documented(status: int, description: str, *error_statuses: int) -> dict[int, Any]:
+    """A route's OpenAPI ``responses``: its success (the schema of the route's return type, no
+    body for 204) and the ``{"error": {"code", "message"}}`` shape for each error status it answers."""
+    out: dict[int, Any] = {status: {"description": description, **({"content": {}} if status == 204 else {})}}
+    for code in error_statuses:
+        out[code] = {"description": _WHEN[code], "content": {"application/json": {"model": ErrorResponse}}}
+    return out
+
+
+def openapi_without_422(doc: dict[str, Any]) -> dict[str, Any]:
+    """The generated document without the 422 Powertools adds to every route: validation errors
+    are answered 400 in our error shape (validation_error_response), never 422."""
+    for operations in doc.get("paths", {}).values():
+        for operation in operations.values():
+            operation.get("responses", {}).pop("422", None)
+    text = json.dumps(doc.get("paths", {}))
+    schemas = doc.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):
+        if f"#/components/schemas/{name}" not in text and name in schemas:
+            del schemas[name]
+    return doc

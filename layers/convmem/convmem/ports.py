@@ -115,6 +115,9 @@ class Store(Protocol):
 
     def get_message(self, session_id: str, seq: int) -> StoredMessage | None: ...
 
+    def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
+        """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
+
     def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
         """(version, ciphertext) of the facts document, read consistently; (0, None) when none."""
 
@@ -193,7 +196,8 @@ class FoldJob:
 
 @dataclass(frozen=True)
 class FactsJob:
-    """Ids only: the facts consumer reads the visitor's message itself."""
+    """Ids only: the facts consumer reads the visitor's messages itself, every one after its
+    cursor through ``visitor_seq`` (so a job that was never sent is caught up by the next)."""
 
     user_id: str
     session_id: str

@@ -92,6 +92,7 @@ def _to_state(item: dict[str, Any]) -> tuple[SessionState, bytes | None]:
         owner=item["owner"]["S"],
         message_count=int(item["messageCount"]["N"]),
         summarized_through=int(item.get("cursor", {"N": "0"})["N"]),
+        facts_through=int(item.get("factsThrough", {"N": "0"})["N"]),
         created_at=_parse(item["createdAt"]["S"]),
         updated_at=_parse(item["updatedAt"]["S"]),
     )
@@ -418,6 +419,23 @@ class DynamoDBStore:
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "get message") from exc
         return _to_message(item) if item else None
+
+    def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
+        """Move the facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
+        try:
+            self._ddb.update_item(
+                TableName=self._table,
+                Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                UpdateExpression="SET factsThrough = :new",
+                ConditionExpression="(attribute_not_exists(factsThrough) AND :old = :zero) OR factsThrough = :old",
+                ExpressionAttributeValues={":new": {"N": str(new)}, ":old": {"N": str(old)}, ":zero": {"N": "0"}},
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ConcurrentUpdateError("The facts cursor moved.") from exc
+            raise _dependency_error(exc, "advance facts cursor") from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, "advance facts cursor") from exc
 
     def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
         """(version, ciphertext) of the facts document, read consistently (for a conditional put)."""

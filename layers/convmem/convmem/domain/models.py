@@ -52,6 +52,8 @@ class SessionState(BaseModel):
     summarized_through: int = 0
     """The cursor: highest seq folded into ``summary`` (0 when none)."""
     summary: str | None = None
+    facts_through: int = 0
+    """Highest seq the facts consumer has examined (its own cursor; a lost job is caught up)."""
     created_at: datetime | None = None
     updated_at: datetime | None = None
 

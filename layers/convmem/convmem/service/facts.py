@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from convmem.domain import fact_merge, vectors
-from convmem.domain.models import Fact, FactSet, FactSource, validate_id
+from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, validate_id
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError, NotFoundError
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, FactsJob, Model, Store
@@ -19,6 +19,8 @@ MAX_RACE_RETRIES = 8
 # The facts document stays far below DynamoDB's 400 KB item limit (ciphertext adds ~0.4 KB).
 MAX_DOCUMENT_BYTES = 300_000
 EMBEDDINGS_PER_JOB = 20
+# Messages one job examines at most; a longer backlog is finished by the session's next jobs.
+MAX_CATCH_UP = 40
 
 
 @dataclass(frozen=True)
@@ -42,29 +44,40 @@ class FactsService:
 
     # --- the facts consumer ----------------------------------------------------------------
     def process(self, job: FactsJob) -> FactsOutcome:
-        """Extract facts from the visitor message the job names and merge them.
+        """Extract facts from the visitor's messages after the session's facts cursor, through
+        the job's seq (at most MAX_CATCH_UP messages a job), merge them, move the cursor.
 
-        Idempotent: a duplicate or late job changes nothing (the merge knows each fact's
-        sources and orders values by when they were said). The message is decrypted under the
-        job's user, so a job naming someone else's session fails instead of leaking.
-        Raises DependencyUnavailableError (the job goes back to the queue).
+        Idempotent: a duplicate or late job finds the cursor past it; a retry after a crash
+        merges again, and the merge recognises each fact's sources. Only visitor messages are
+        read, decrypted under the job's user (a job naming someone else's session learns
+        nothing). Raises DependencyUnavailableError (the job goes back to the queue).
         """
-        stored = self._store.get_message(job.session_id, job.visitor_seq)
-        if stored is None or stored.role != "visitor":
-            return FactsOutcome(job.user_id, 0)  # the session was forgotten, or a wrong seq: nothing to learn
+        state, _ = self._store.get_state(job.session_id)
+        if state is None or state.owner != job.user_id:
+            return FactsOutcome(job.user_id, 0)  # the session was forgotten, or is not theirs
+        start = state.facts_through
+        high = min(job.visitor_seq, state.message_count, start + MAX_CATCH_UP)
+        if high <= start:
+            return FactsOutcome(job.user_id, 0)  # already examined
+        visitor = [m for m in self._store.messages_between(job.session_id, start + 1, high) if m.role == "visitor"]
+        learnt: list[tuple[FactCandidate, FactSource]] = []
         try:
-            text = self._cipher.decrypt(
-                stored.ciphertext, user_id=job.user_id, session_id=job.session_id, kind=MESSAGE_KIND, ref=str(stored.seq)
-            )
+            for m in visitor:
+                text = self._cipher.decrypt(m.ciphertext, user_id=job.user_id, session_id=job.session_id,
+                                            kind=MESSAGE_KIND, ref=str(m.seq))
+                source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
+                learnt.extend((c, source) for c in self._model.extract_facts(text))
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
-        candidates = self._model.extract_facts(text)
-        source = FactSource(session_id=job.session_id, seq=stored.seq, channel=stored.channel, at=stored.at)
-        actions = self._merge(job.user_id, candidates, source) if candidates else ()
+        actions = self._merge(job.user_id, learnt) if learnt else ()
+        try:
+            self._store.advance_facts_cursor(job.session_id, old=start, new=high)
+        except ConcurrentUpdateError:
+            pass  # another job examined these too; the merge made that harmless
         self._store.mark_active(job.user_id, self._clock.now())
-        return FactsOutcome(job.user_id, len(candidates), actions)
+        return FactsOutcome(job.user_id, len(learnt), actions)
 
-    def _merge(self, user_id: str, candidates: list, source: FactSource) -> tuple[str, ...]:
+    def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]]) -> tuple[str, ...]:
         s = self._settings
         embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
         for _ in range(MAX_RACE_RETRIES):
@@ -72,7 +85,7 @@ class FactsService:
             facts = decrypt_facts(self._cipher, user_id, ct).facts
             now = self._clock.now()
             actions = []
-            for candidate in candidates:
+            for candidate, source in learnt:
                 try:
                     result = fact_merge.merge(
                         facts, candidate, source, now=now, new_id=self._new_id, threshold=s.facts_merge_threshold,

@@ -181,7 +181,13 @@ class TurnService:
             reserve=s.reply_reserve_tokens,
             give_way=s.give_way_order,
         )
-        return self._model.reply(request), report
+        try:
+            return self._model.reply(request), report
+        except DependencyUnavailableError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any model failure: nothing is written, a retry is safe
+            logger.warning("model failed", extra={"session_id": session_id, "error": type(exc).__name__})
+            raise DependencyUnavailableError("The model failed; retry shortly.", code="model_unavailable") from exc
 
     def _embedding_scores(self, facts: list[Fact], message: str) -> list[float] | None:
         """Similarity of each fact to the message when the model embeds and every fact has a
