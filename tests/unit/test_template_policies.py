@@ -108,3 +108,40 @@ def test_the_key_store_keeps_no_restorable_copy_of_an_erased_key():
     props = RESOURCES["KeyStoreTable"]["Properties"]
     assert not props.get("PointInTimeRecoverySpecification", {}).get("PointInTimeRecoveryEnabled")
     assert props["DeletionProtectionEnabled"] is True and RESOURCES["KeyStoreTable"]["DeletionPolicy"] == "Retain"
+
+
+def _consumed_queues() -> dict[str, str]:
+    out = {}
+    for f in FUNCTIONS:
+        for ev in RESOURCES[f]["Properties"].get("Events", {}).values():
+            if ev["Type"] == "SQS":
+                out[f] = ev["Properties"]["Queue"]["Fn::GetAtt"][0]
+    return out
+
+
+@pytest.mark.parametrize(("function", "queue"), sorted(_consumed_queues().items()))
+def test_every_queue_consumer_has_a_dead_letter_queue_an_alarm_and_bounded_concurrency(function, queue):
+    props = RESOURCES[queue]["Properties"]
+    dlq = props["RedrivePolicy"]["deadLetterTargetArn"]["Fn::GetAtt"][0]
+    assert 1 <= props["RedrivePolicy"]["maxReceiveCount"] <= 10
+    timeout = RESOURCES[function]["Properties"].get("Timeout", TEMPLATE["Globals"]["Function"]["Timeout"])
+    assert props["VisibilityTimeout"] >= 6 * timeout  # Lambda's advice for SQS event sources
+    alarms = [r for r in RESOURCES.values() if r["Type"] == "AWS::CloudWatch::Alarm"
+              and refs(r["Properties"]["Dimensions"]) == {dlq}]
+    assert alarms, f"no alarm watches {dlq}"
+    [event] = [e for e in RESOURCES[function]["Properties"]["Events"].values() if e["Type"] == "SQS"]
+    assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert event["Properties"]["ScalingConfig"]["MaximumConcurrency"] >= 2
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_every_function_has_an_error_alarm(function):
+    alarms = [r for r in RESOURCES.values() if r["Type"] == "AWS::CloudWatch::Alarm"
+              and r["Properties"]["Namespace"] == "AWS/Lambda" and refs(r["Properties"]["Dimensions"]) == {function}]
+    assert alarms and alarms[0]["Properties"]["MetricName"] == "Errors"
+
+
+def test_the_api_throttles_before_any_function_runs_and_says_where_it_lives():
+    settings = RESOURCES["HttpApi"]["Properties"]["DefaultRouteSettings"]
+    assert settings["ThrottlingRateLimit"] and settings["ThrottlingBurstLimit"]
+    assert "ApiUrl" in TEMPLATE["Outputs"]
