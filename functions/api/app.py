@@ -8,14 +8,15 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn, HTTPBearer
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.shared.json_encoder import Encoder
 from convmem import api_schemas as wire
 from convmem.composition import ApiServices, build_api
 from convmem.errors import ConvmemError, PayloadTooLargeError
-from convmem.http_errors import error_response, status_for, validation_error_response
+from convmem.http_errors import documented, error_response, openapi_without_422, status_for, validation_error_response
 from convmem.observability import logger, metrics
 from convmem.service.turn import TurnInput
 from convmem.settings import Settings
@@ -29,6 +30,17 @@ app = APIGatewayHttpResolver(
 # A Lambda response through API Gateway carries at most 6 MB; leave room for the envelope.
 MAX_RESPONSE_BYTES = 5_500_000
 
+# Who may call (API.md): the API key with x-user-id, or a visitor token. Declared in the OpenAPI
+# document with every status a route answers, so clients and schemathesis know the contract.
+SECURITY_SCHEMES = {
+    "apiKey": APIKey(name="x-api-key", in_=APIKeyIn.header),
+    "userId": APIKey(name="x-user-id", in_=APIKeyIn.header, description="the user a server-side caller acts as"),
+    "bearer": HTTPBearer(description="a visitor token from POST /v1/visitors or POST /v1/tokens"),
+}
+CALLER = [{"apiKey": [], "userId": []}, {"bearer": []}]
+AUTH_ERRORS = (400, 401, 429, 503)
+Id = Annotated[str, Path(pattern=wire.PATH_ID_PATTERN)]  # anything else: 400 invalid_<name>
+
 
 @lru_cache(maxsize=1)
 def services() -> ApiServices:
@@ -39,61 +51,67 @@ def caller() -> str:
     return services().auth.authenticate(app.current_event.headers)
 
 
-@app.get("/v1/health")
+@app.get("/v1/health", responses=documented(200, "Alive"))
 def health() -> wire.Health:
     return wire.Health()
 
 
 @app.get("/v1/openapi.json", include_in_schema=False)
 def openapi() -> dict[str, Any]:
-    return json.loads(app.get_openapi_json_schema(title="convmem", version="1"))
+    doc = app.get_openapi_json_schema(title="convmem", version="1", security_schemes=SECURITY_SCHEMES)
+    return openapi_without_422(json.loads(doc))
 
 
-@app.post("/v1/visitors")
+@app.post("/v1/visitors", responses=documented(201, "A new visitor and its token", 429, 503))
 def new_visitor() -> Response[wire.TokenResponse]:
     return Response(201, "application/json", wire.TokenResponse.of(services().auth.issue_visitor()))
 
 
-@app.post("/v1/tokens")
+@app.post("/v1/tokens", security=[{"apiKey": []}],
+          responses=documented(201, "A widget token for the user", *AUTH_ERRORS))
 def mint_token(body: Annotated[wire.TokenRequest, Body()]) -> Response[wire.TokenResponse]:
     issued = services().auth.issue_for_user(app.current_event.headers, body.user_id)
     return Response(201, "application/json", wire.TokenResponse.of(issued))
 
 
-@app.post("/v1/sessions/<sessionId>/turns")
-def take_turn(sessionId: str, turn: Annotated[TurnInput, Body()]) -> wire.TurnResponse:  # noqa: N803
+@app.post("/v1/sessions/<sessionId>/turns", security=CALLER,
+          responses=documented(200, "The reply and what the request held", *AUTH_ERRORS, 404, 409, 413))
+def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnResponse:  # noqa: N803
     result = services().turns.take_turn(caller(), sessionId, turn)
     metrics.add_metric(name="TurnsCommitted", unit=MetricUnit.Count, value=1)
     logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
     return wire.TurnResponse.model_validate(result.model_dump())
 
 
-@app.get("/v1/sessions")
+@app.get("/v1/sessions", security=CALLER,
+         responses=documented(200, "The caller's sessions, newest first", *AUTH_ERRORS))
 def list_sessions() -> wire.SessionList:
     return wire.SessionList(sessions=[wire.SessionItem.of(s) for s in services().sessions.list_sessions(caller())])
 
 
-@app.get("/v1/sessions/<sessionId>")
-def get_session(sessionId: str) -> wire.SessionDetail:  # noqa: N803
+@app.get("/v1/sessions/<sessionId>", security=CALLER, responses=documented(200, "One session", *AUTH_ERRORS, 404))
+def get_session(sessionId: Id) -> wire.SessionDetail:  # noqa: N803
     return wire.SessionDetail.of(services().sessions.get_session(caller(), sessionId))
 
 
-@app.get("/v1/sessions/<sessionId>/messages")
+@app.get("/v1/sessions/<sessionId>/messages", security=CALLER,
+         responses=documented(200, "A page of the transcript", *AUTH_ERRORS, 404))
 def transcript(
-    sessionId: str,  # noqa: N803
+    sessionId: Id,  # noqa: N803
     after: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 100,
 ) -> wire.Transcript:
     return wire.Transcript.of(services().sessions.transcript(caller(), sessionId, after, limit))
 
 
-@app.delete("/v1/sessions/<sessionId>")
-def forget_session(sessionId: str) -> Response[None]:  # noqa: N803
+@app.delete("/v1/sessions/<sessionId>", security=CALLER, responses=documented(204, "Forgotten", *AUTH_ERRORS, 404))
+def forget_session(sessionId: Id) -> Response[None]:  # noqa: N803
     services().forget.forget_session(caller(), sessionId)
     return Response(status_code=204)
 
 
-@app.get("/v1/me/export")
+@app.get("/v1/me/export", security=CALLER,
+         responses=documented(200, "Everything held on the caller", *AUTH_ERRORS, 413))
 def export_me() -> Response[wire.ExportOut]:
     export = wire.ExportOut.of(services().export.export(caller()))
     if len(export.model_dump_json(by_alias=True).encode("utf-8")) > MAX_RESPONSE_BYTES:
@@ -102,7 +120,7 @@ def export_me() -> Response[wire.ExportOut]:
     return Response(200, "application/json", export)
 
 
-@app.delete("/v1/me")
+@app.delete("/v1/me", security=CALLER, responses=documented(202, "Erased, or erasing", *AUTH_ERRORS))
 def erase_me() -> Response[wire.ErasureAccepted]:
     user_id = caller()
     progress = services().forget.erase(user_id)
@@ -110,18 +128,19 @@ def erase_me() -> Response[wire.ErasureAccepted]:
     return Response(202, "application/json", wire.ErasureAccepted(user_id=user_id, status="erased" if progress.done else "erasing"))
 
 
-@app.get("/v1/me/facts")
+@app.get("/v1/me/facts", security=CALLER, responses=documented(200, "The current facts", *AUTH_ERRORS))
 def list_facts() -> wire.FactList:
     return wire.FactList(facts=[wire.FactOut.of(f) for f in services().facts.list_facts(caller())])
 
 
-@app.delete("/v1/me/facts/<factId>")
-def forget_fact(factId: str) -> Response[None]:  # noqa: N803
+@app.delete("/v1/me/facts/<factId>", security=CALLER,
+            responses=documented(204, "Forgotten", *AUTH_ERRORS, 404))
+def forget_fact(factId: Id) -> Response[None]:  # noqa: N803
     services().facts.forget(caller(), factId)
     return Response(status_code=204)
 
 
-@app.get("/v1/me/profile")
+@app.get("/v1/me/profile", security=CALLER, responses=documented(200, "The short profile", *AUTH_ERRORS))
 def get_profile() -> wire.ProfileOut:
     profile, refreshed_at = services().profile.get_profile(caller())
     return wire.ProfileOut(profile=profile, refreshed_at=wire.iso(refreshed_at))

@@ -22,6 +22,15 @@ def iso(at: datetime | None) -> str | None:
     return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+# An id in a URL path: API.md's ids (1-128 of A-Z a-z 0-9 . _ : -) except "." and "..", dot
+# segments that browsers, fetch and proxies resolve away (POST /v1/sessions/../turns reaches
+# /v1/turns there), so they could never name a session reliably. No look-ahead: pydantic's regex
+# engine has none, so the three branches spell "not . or ..".
+PATH_ID_PATTERN = (
+    r"^(?:[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}|\.[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,126}|\.\.[A-Za-z0-9._:-]{1,126})$"
+)
+
+
 class Wire(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 

@@ -48,7 +48,8 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
             return error_response(400, "malformed_json", "The request body is not valid JSON.")
         where = tuple(p.get("loc", ()))
         if len(where) == 2 and where[0] == "path":
-            return error_response(400, f"invalid_{where[1]}", f"{where[1]} must be 1-128 characters of A-Z a-z 0-9 . _ : -")
+            name = where[1]
+            return error_response(400, f"invalid_{name}", f"{name} must be 1-128 characters of A-Z a-z 0-9 . _ : - (not . or ..)")
         loc = ".".join(str(x) for x in where if x != "body") or "body"
         parts.append(f"{loc}: {p.get('msg', 'invalid')}")
     return error_response(400, "invalid_request", "; ".join(parts) or "The request is not valid.")
