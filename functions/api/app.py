@@ -16,14 +16,23 @@ from aws_lambda_powertools.shared.json_encoder import Encoder
 from convmem import api_schemas as wire
 from convmem.composition import ApiServices, build_api
 from convmem.errors import ConvmemError, PayloadTooLargeError
-from convmem.http_errors import documented, error_response, openapi_without_422, status_for, validation_error_response
+from convmem.http_errors import (
+    documented,
+    error_response,
+    openapi_without_422,
+    read_json_body,
+    status_for,
+    validation_error_response,
+)
 from convmem.observability import logger, metrics
 from convmem.service.turn import TurnInput
 from convmem.settings import Settings
 
 # UTF-8 on the wire: Korean text is 3 bytes a character instead of a 6-byte \u escape.
 app = APIGatewayHttpResolver(
-    enable_validation=True, serializer=partial(json.dumps, separators=(",", ":"), cls=Encoder, ensure_ascii=False)
+    enable_validation=True,
+    serializer=partial(json.dumps, separators=(",", ":"), cls=Encoder, ensure_ascii=False),
+    json_body_deserializer=read_json_body,  # a JSON bomb is a 400, not a 500
 )
 
 

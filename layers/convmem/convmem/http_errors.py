@@ -38,6 +38,20 @@ def error_response(status: int, code: str, message: str) -> Response:
     )
 
 
+def read_json_body(text: str) -> Any:
+    """``json.loads`` for request bodies. What else json raises on a hostile body (nesting past the
+    recursion limit, an integer of more than 4,300 digits) becomes ``JSONDecodeError``, which
+    Powertools turns into a validation error (400 ``malformed_json``) instead of a crash (500)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except (RecursionError, ValueError) as exc:
+        if isinstance(exc, UnicodeError):
+            raise
+        raise json.JSONDecodeError(f"unreadable JSON ({type(exc).__name__})", "", 0) from None
+
+
 def validation_error_response(problems: Sequence[Any]) -> Response:
     """Powertools' validation errors (422 by default) as our 400, naming the fields but never echoing input.
 
