@@ -4,7 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test e2e lint clean bench
+SAM_VENV := .venv-sam
+SAM_STAMP := $(SAM_VENV)/.installed
+# The real SAM translator plus cfn-lint, offline (cfn-lint alone misses SAM errors).
+SAM_VALIDATE := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam validate --lint --template template.yaml --region us-east-1
+
+.PHONY: run test e2e lint clean bench invoke sam-venv sam-validate
 
 $(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -13,13 +18,23 @@ $(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
 
 venv: $(STAMP)
 
+# SAM CLI pins its own boto3 and click: it gets a virtualenv of its own from requirements-sam.txt
+# (every transitive dependency pinned). If it cannot be created, the target fails: never a silent skip.
+$(SAM_STAMP): requirements-sam.txt
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-sam.txt -c requirements-sam.txt
+	touch $(SAM_STAMP)
+
+sam-venv: $(SAM_STAMP)
+
 ## make run: the service on an embedded AWS (moto server) with the offline model
 run: $(STAMP)
 	$(PY) -m local.run
 
-## make test: every test tier plus the template lint
-test: $(STAMP)
+## make test: every test tier plus the template lint (cfn-lint and sam validate --lint)
+test: $(STAMP) $(SAM_STAMP)
 	$(VENV)/bin/cfn-lint template.yaml
+	$(SAM_VALIDATE)
 	$(PY) -m pytest
 
 ## make e2e: the widget in headless Chromium only (installs chromium and fonts-nanum with apt-get
@@ -32,9 +47,22 @@ e2e: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
-lint: $(STAMP)
+## make invoke FUNCTION=api EVENT=events/api_turn.json: one function on one event, in-process, as
+## `sam local invoke` would (result on stdout, logs on stderr; see local/invoke.py, README "Local invoke").
+## ARGS passes more: ARGS="--seed events/api_turn.json", "--no-seed", "--fresh".
+invoke: $(STAMP)
+	@if [ -z "$(FUNCTION)" ] || [ -z "$(EVENT)" ]; then \
+	  echo "usage: make invoke FUNCTION=<logical id or folder> EVENT=events/<file>.json [ARGS=...]" >&2; exit 2; fi
+	@$(PY) -m local.invoke "$(FUNCTION)" "$(EVENT)" $(ARGS)
+
+## make sam-validate: `sam validate --lint` over template.yaml (creates .venv-sam/ on first use)
+sam-validate: $(SAM_STAMP)
+	$(SAM_VALIDATE)
+
+lint: $(STAMP) $(SAM_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/cfn-lint template.yaml
+	$(SAM_VALIDATE)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache tests/e2e/output
+	rm -rf $(VENV) $(SAM_VENV) .pytest_cache .ruff_cache tests/e2e/output
