@@ -113,8 +113,6 @@ class Store(Protocol):
     def load_user_memory(self, user_id: str) -> UserMemory:
         """The facts document and the profile in one read."""
 
-    def get_message(self, session_id: str, seq: int) -> StoredMessage | None: ...
-
     def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
         """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
 

@@ -113,6 +113,17 @@ class DynamoDBStore:
         self._window = window
         self._due_shards = due_shards
 
+    def _conditional(self, operation: str, what: str, race: str, **kwargs: Any) -> None:
+        """One conditional write: ConcurrentUpdateError (``race``) when its condition fails."""
+        try:
+            getattr(self._ddb, operation)(TableName=self._table, **kwargs)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise ConcurrentUpdateError(race) from exc
+            raise _dependency_error(exc, what) from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, what) from exc
+
     # --- reads -------------------------------------------------------------------------
     def load_session(self, session_id: str) -> SessionSnapshot:
         """One descending Query returns STATE first, then the newest messages; a second,
@@ -290,26 +301,19 @@ class DynamoDBStore:
         """
         if new_cursor <= old_cursor:
             raise ValueError("the cursor only moves forward")
-        try:
-            self._ddb.update_item(
-                TableName=self._table,
-                Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
-                UpdateExpression="SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
-                ConditionExpression="#cursor = :old AND messageCount >= :new",
-                ExpressionAttributeNames={"#cursor": "cursor"},
-                ExpressionAttributeValues={
-                    ":new": {"N": str(new_cursor)},
-                    ":old": {"N": str(old_cursor)},
-                    ":ct": {"B": summary_ciphertext},
-                    ":now": {"S": _iso(now)},
-                },
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise ConcurrentUpdateError("The summary cursor moved while this fold ran.") from exc
-            raise _dependency_error(exc, "advance summary") from exc
-        except BotoCoreError as exc:
-            raise _dependency_error(exc, "advance summary") from exc
+        self._conditional(
+            "update_item", "advance summary", "The summary cursor moved while this fold ran.",
+            Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+            UpdateExpression="SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
+            ConditionExpression="#cursor = :old AND messageCount >= :new",
+            ExpressionAttributeNames={"#cursor": "cursor"},
+            ExpressionAttributeValues={
+                ":new": {"N": str(new_cursor)},
+                ":old": {"N": str(old_cursor)},
+                ":ct": {"B": summary_ciphertext},
+                ":now": {"S": _iso(now)},
+            },
+        )
 
     # --- idempotency -------------------------------------------------------------------
     @staticmethod
@@ -411,31 +415,15 @@ class DynamoDBStore:
             erasure_until=_parse(erasure["until"]["S"]) if "until" in erasure else None,
         )
 
-    def get_message(self, session_id: str, seq: int) -> StoredMessage | None:
-        try:
-            item = self._ddb.get_item(
-                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": _msg_sk(seq)}}
-            ).get("Item")
-        except (ClientError, BotoCoreError) as exc:
-            raise _dependency_error(exc, "get message") from exc
-        return _to_message(item) if item else None
-
     def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
         """Move the facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
-        try:
-            self._ddb.update_item(
-                TableName=self._table,
-                Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
-                UpdateExpression="SET factsThrough = :new",
-                ConditionExpression="(attribute_not_exists(factsThrough) AND :old = :zero) OR factsThrough = :old",
-                ExpressionAttributeValues={":new": {"N": str(new)}, ":old": {"N": str(old)}, ":zero": {"N": "0"}},
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise ConcurrentUpdateError("The facts cursor moved.") from exc
-            raise _dependency_error(exc, "advance facts cursor") from exc
-        except BotoCoreError as exc:
-            raise _dependency_error(exc, "advance facts cursor") from exc
+        self._conditional(
+            "update_item", "advance facts cursor", "The facts cursor moved.",
+            Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+            UpdateExpression="SET factsThrough = :new",
+            ConditionExpression="(attribute_not_exists(factsThrough) AND :old = :zero) OR factsThrough = :old",
+            ExpressionAttributeValues={":new": {"N": str(new)}, ":old": {"N": str(old)}, ":zero": {"N": "0"}},
+        )
 
     def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
         """(version, ciphertext) of the facts document, read consistently (for a conditional put)."""
@@ -451,25 +439,18 @@ class DynamoDBStore:
 
     def put_facts(self, user_id: str, *, expected_version: int, ciphertext: bytes, count: int, now: datetime) -> None:
         if expected_version == 0:
-            condition, values = "attribute_not_exists(PK)", {}
+            condition: dict[str, Any] = {"ConditionExpression": "attribute_not_exists(PK)"}
         else:
-            condition, values = "version = :expected", {":expected": {"N": str(expected_version)}}
-        try:
-            self._ddb.put_item(
-                TableName=self._table,
-                Item={
-                    "PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}, "version": {"N": str(expected_version + 1)},
-                    "count": {"N": str(count)}, "ct": {"B": ciphertext}, "updatedAt": {"S": _iso(now)},
-                },
-                ConditionExpression=condition,
-                **({"ExpressionAttributeValues": values} if values else {}),
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise ConcurrentUpdateError("The user's facts changed while this merge ran.") from exc
-            raise _dependency_error(exc, "put facts") from exc
-        except BotoCoreError as exc:
-            raise _dependency_error(exc, "put facts") from exc
+            condition = {"ConditionExpression": "version = :expected",
+                         "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}}}
+        self._conditional(
+            "put_item", "put facts", "The user's facts changed while this merge ran.",
+            Item={
+                "PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}, "version": {"N": str(expected_version + 1)},
+                "count": {"N": str(count)}, "ct": {"B": ciphertext}, "updatedAt": {"S": _iso(now)},
+            },
+            **condition,
+        )
 
     def _due_shard(self, user_id: str) -> str:
         return f"DUE#{zlib.crc32(user_id.encode('utf-8')) % self._due_shards}"
