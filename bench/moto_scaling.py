@@ -60,6 +60,14 @@ def _turn_shaped(ddb: Any, reps: int, seq0: int) -> tuple[float, float]:
     return statistics.median(q), statistics.median(t)
 
 
+def _rss_mb(pid: int) -> int:
+    """Resident memory of a process (Linux /proc), MB."""
+    try:
+        return int(open(f"/proc/{pid}/status").read().split("VmRSS:")[1].split()[0]) // 1024
+    except (OSError, IndexError):
+        return -1
+
+
 def _create(ddb: Any) -> None:
     ddb.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
                      AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}],
@@ -117,6 +125,7 @@ def run(reps: int = 20, sizes: tuple[int, ...] = (100, 1000, 3000)) -> dict[str,
         for ddb in clients.values():
             _create(ddb)
         rows: dict[str, dict[str, Any]] = {name: {} for name in clients}
+        pids = {name: proc.pid for name, proc in zip(ports, procs, strict=True)}
         filled = 0
         seq0 = 31
         for size in sizes:
@@ -124,15 +133,18 @@ def run(reps: int = 20, sizes: tuple[int, ...] = (100, 1000, 3000)) -> dict[str,
                 _fill(ddb, filled, size - filled)
             filled = size
             for name, ddb in clients.items():
+                before = _rss_mb(pids[name])
                 q, t = _turn_shaped(ddb, reps, seq0)
-                rows[name][str(size)] = {"query_ms": round(q, 2), "transact_ms": round(t, 2)}
+                rows[name][str(size)] = {"query_ms": round(q, 2), "transact_ms": round(t, 2),
+                                         "server_mb_gained": _rss_mb(pids[name]) - before}
             seq0 += 2 * reps
         same = _same_answers(clients["local"], clients["bench"])
         out = {
             "how": (f"items in other partitions of one table, then {reps} turn-shaped Query (Limit 21) and "
                     "TransactWriteItems (2 conditional Puts + conditional Update), medians; local = "
                     "local/moto_server.py (stock moto 5.2.5, DynamoDB serialised), bench = bench/moto_server.py"),
-            "by_table_items": fig(rows, "ms", "median per request at each table size"),
+            "by_table_items": fig(rows, "ms", f"median per request at each table size; server_mb_gained = the moto "
+                                  f"server's resident memory after the {reps} Query + TransactWriteItems pairs minus before"),
             "same_answers": fig(same, "check", "the same requests on both servers: Query pages equal, a transaction "
                                 "cancelled by its condition leaves nothing", goal="all equal", met=same["all_equal"]),
         }

@@ -12,7 +12,10 @@ which real DynamoDB's does not, and a 1,000-turn run would take most of the benc
 in deep copies. The patches:
 - a Query on the table itself (no index) sees only the queried partition (index queries unchanged);
 - the rollback snapshot copies the table's structure and deep-copies only the items the
-  transaction names (nothing else can change inside it), restored the same way as before.
+  transaction names (nothing else can change inside it), restored the same way as before, and
+  is dropped from moto's instance trackers afterwards: stock moto's ``BaseModel.__new__`` appends
+  every instance to ``instances_tracked``, deep copies included, so every stock transaction keeps
+  three copies of the table alive for good (bench/moto_scaling.py measures the memory too).
 
     python -m bench.moto_server PORT
 """
@@ -53,8 +56,11 @@ def patch_moto() -> None:
 
     Table.query = partition_query
 
+    made: list[Any] = []  # this transaction's snapshot objects: moto's instance trackers must not keep them
+
     def snapshot(table: Table, keys: list[dict[str, Any]]) -> Table:
         snap = copy.copy(table)
+        made.append(snap)
         snap.items = defaultdict(dict, {h: (dict(p) if isinstance(p, dict) else p) for h, p in table.items.items()})
         for key in keys:
             h = DynamoType(key[table.hash_key_attr])
@@ -65,6 +71,7 @@ def patch_moto() -> None:
             r = DynamoType(key[table.range_key_attr])
             if r in table.items.get(h, {}):
                 snap.items[h][r] = copy.deepcopy(table.items[h][r])
+                made.append(snap.items[h][r])
         return snap
 
     class LightCopy:
@@ -103,6 +110,17 @@ def patch_moto() -> None:
             return transact(self, transact_items)
         finally:
             models.copy = copy
+            forget(made)
+
+    def forget(objects: list[Any]) -> None:
+        """Drop snapshots from moto's instance trackers (BaseModel.__new__ appends every instance, a
+        copy's too, to its class's ``instances_tracked`` for good): a kept rollback copy is a leak."""
+        ids = {id(o) for o in objects}
+        for cls in {type(o) for o in objects}:
+            tracked = getattr(cls, "instances_tracked", None)
+            if tracked is not None:
+                tracked[:] = [x for x in tracked if id(x) not in ids]
+        objects.clear()
 
     models.DynamoDBBackend.transact_write_items = light_transact
 

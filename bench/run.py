@@ -39,8 +39,8 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                {"turns": 22, "checkpoints": [20, 21, 22], "profile_every": 10}),
     "cold_start": ("bench.cold_start", {"reps": 5, "importtime": True}, {"reps": 1, "importtime": False}),
     "encryption": ("bench.encryption", {"reps": 300}, {"reps": 5}),
-    "load": ("bench.load", {"clients": 20, "turns": 25, "share": 5, "stacks": ["shipped", "serialised"]},
-             {"clients": 4, "turns": 3, "share": 2, "stacks": ["serialised"]}),
+    "load": ("bench.load", {"clients": 20, "turns": 25, "share": 5, "stacks": ["shipped", "fixed"]},
+             {"clients": 4, "turns": 3, "share": 2, "stacks": ["fixed"]}),
     "moto": ("bench.moto_scaling", {"reps": 20, "sizes": [100, 1000, 3000]}, {"reps": 3, "sizes": [100, 300]}),
     "assembly": ("bench.assembly", {"repeats": 200}, {"repeats": 5}),
     "facts": ("bench.facts_cost", {"jobs": 40, "n_facts": 200}, {"jobs": 4, "n_facts": 20, "repeats": 5, "turns": 5}),
@@ -111,6 +111,8 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
         for stack in lo.get("stacks", {}):
             if stack in lo:
                 for scenario in ("separate_sessions", "shared_sessions"):
+                    if scenario not in lo[stack]:
+                        continue
                     s = lo[stack][scenario]
                     add(f"6. errors, {stack} stack, {scenario.replace('_', ' ')}", s["errors"])
                     add(f"6. rows and order, {stack} stack, {scenario.replace('_', ' ')}", s["consistency"],
@@ -219,6 +221,8 @@ def table(r: dict[str, Any]) -> str:
             if stack not in lo:
                 continue
             for scenario in ("separate_sessions", "shared_sessions"):
+                if scenario not in lo[stack]:
+                    continue
                 s = lo[stack][scenario]
                 cons = s["consistency"]["value"]
                 rows.append([f"{stack}, {s['scenario']} ({s['sessions']} sessions)", s["throughput_turns_per_s"]["value"],
@@ -229,11 +233,14 @@ def table(r: dict[str, Any]) -> str:
     m = r.get("moto")
     if m:
         lines.append("\nEmbedded DynamoDB: turn-shaped requests as the table grows (why 1-3 run on bench/moto_server.py)")
-        rows = [["items in the table", "stock Query ms", "stock Transact ms", "bench Query ms", "bench Transact ms"]]
+        reps = m["params"]["reps"]
+        rows = [["items in the table", "stock Query ms", "stock Transact ms", f"stock MB kept / {reps}",
+                 "bench Query ms", "bench Transact ms", f"bench MB kept / {reps}"]]
         by = m["by_table_items"]["value"]
         for size in by["local"]:
-            rows.append([int(size), by["local"][size]["query_ms"], by["local"][size]["transact_ms"],
-                         by["bench"][size]["query_ms"], by["bench"][size]["transact_ms"]])
+            st, be = by["local"][size], by["bench"][size]
+            rows.append([int(size), st["query_ms"], st["transact_ms"], st["server_mb_gained"],
+                         be["query_ms"], be["transact_ms"], be["server_mb_gained"]])
         lines += _rows(rows)
         lines.append(f"  same answers on both (Query pages, a cancelled transaction): {m['same_answers']['value']['all_equal']}")
     a = r.get("assembly")
