@@ -58,7 +58,7 @@ def test_the_fold_reads_less_than_resummarising_and_the_turn_is_timed_against_it
     assert 0 < fold["incremental_tokens"]["value"] < fold["naive_tokens"]["value"]
     assert fold["summary_tokens_max"] <= 400
     timing = growth["turn_overhead"]
-    assert timing["turn_ms"]["value"]["n"] == timing["floor_ms"]["value"]["n"] > 0
+    assert timing["turn_ms"]["value"]["n"] >= timing["floor_ms"]["value"]["n"] > 0  # the floor beside sampled turns
     assert timing["median_ratio"]["value"] > 0
 
 
@@ -75,8 +75,8 @@ def test_warm_encryption_makes_no_aws_call_and_reports_its_overhead(smoke):
     assert 0 < enc["overhead_bytes"]["value"] < 1000
 
 
-def test_concurrent_clients_on_the_serialised_local_stack_get_every_turn_in_order(smoke):
-    load = smoke[0]["load"]["serialised"]
+def test_concurrent_clients_on_the_fixed_local_stack_get_every_turn_in_order(smoke):
+    load = smoke[0]["load"]["fixed"]
     for scenario in ("separate_sessions", "shared_sessions"):
         s = load[scenario]
         assert s["errors"]["value"] == 0, s["errors"]
