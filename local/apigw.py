@@ -182,6 +182,8 @@ class StaticFiles:
 
 def to_event(method: str, target: str, headers: list[tuple[str, str]], body: bytes, source_ip: str) -> dict[str, Any]:
     url = urlsplit(target)
+    # HTTP APIs hand Lambda the path percent-decoded (rawPath and requestContext.http.path alike).
+    path = unquote(url.path)
     merged: dict[str, str] = {}
     cookies: list[str] = []
     for name, value in headers:
@@ -201,7 +203,7 @@ def to_event(method: str, target: str, headers: list[tuple[str, str]], body: byt
     event: dict[str, Any] = {
         "version": "2.0",
         "routeKey": "$default",
-        "rawPath": url.path,
+        "rawPath": path,
         "rawQueryString": url.query,
         "headers": merged,
         "requestContext": {
@@ -211,7 +213,7 @@ def to_event(method: str, target: str, headers: list[tuple[str, str]], body: byt
             "domainPrefix": "local",
             "http": {
                 "method": method,
-                "path": url.path,
+                "path": path,
                 "protocol": "HTTP/1.1",
                 "sourceIp": source_ip,
                 "userAgent": merged.get("user-agent", ""),

@@ -184,4 +184,18 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     # so a caller who forgot the header gets a JSON verdict, not a form-field one.
     if event.get("body") and isinstance(event.get("headers"), dict):
         event["headers"]["content-type"] = "application/json"
+    # The path arrives percent-decoded. A control character in it (%00, %0A) is never part of an
+    # id, and a route pattern's "$" would quietly match before a trailing newline: refuse it here.
+    if any(ord(c) < 32 or ord(c) == 127 for c in str(event.get("rawPath", ""))):
+        return _plain_error(400, "invalid_path", "The path holds a control character.")
     return app.resolve(event, context)
+
+
+def _plain_error(status: int, code: str, message: str) -> dict[str, Any]:
+    """An API.md error as a payload-2.0 response, for what is refused before routing."""
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json"},
+        "body": json.dumps({"error": {"code": code, "message": message}}),
+        "isBase64Encoded": False,
+    }

@@ -421,7 +421,10 @@ class DynamoDBStore:
             "update_item", "advance facts cursor", "The facts cursor moved.",
             Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
             UpdateExpression="SET factsThrough = :new",
-            ConditionExpression="(attribute_not_exists(factsThrough) AND :old = :zero) OR factsThrough = :old",
+            # attribute_exists: a session deleted meanwhile must not come back as a bare cursor.
+            ConditionExpression=(
+                "attribute_exists(PK) AND ((attribute_not_exists(factsThrough) AND :old = :zero) OR factsThrough = :old)"
+            ),
             ExpressionAttributeValues={":new": {"N": str(new)}, ":old": {"N": str(old)}, ":zero": {"N": "0"}},
         )
 

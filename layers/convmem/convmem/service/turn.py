@@ -51,7 +51,7 @@ from convmem.settings import Settings
 class TurnInput(BaseModel):
     """The body of POST /v1/sessions/{sessionId}/turns."""
 
-    message: str = Field(min_length=1, description="What the visitor said.")
+    message: str = Field(min_length=1, pattern=r"\S", description="What the visitor said (not blank).")
     channel: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="web, api, ...")
     client_turn_id: str | None = Field(None, alias="clientTurnId", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
     knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=50)
