@@ -73,8 +73,8 @@ def run(reps: int = 300) -> dict:
                 uuid_ct = cipher.encrypt(text, user_id=ids["uuid_ids"][0], session_id=ids["uuid_ids"][1], kind="msg", ref="1000")
                 sizes[name] = {
                     "plaintext_bytes": plain,
-                    "ciphertext_bytes": statistics.median(cts),
-                    "overhead_bytes": statistics.median(cts) - plain,
+                    "ciphertext_bytes": int(statistics.median(cts)),
+                    "overhead_bytes": int(statistics.median(cts)) - plain,
                     "overhead_bytes_uuid_ids": len(uuid_ct) - plain,
                     "encrypt_ms": summary_ms(enc),
                     "decrypt_ms": summary_ms(dec),
