@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -285,7 +286,12 @@ def make_server(
                     return
             event = to_event(self.command, self.path, list(self.headers.items()), body, self.client_address[0])
             try:
-                result = handler(event, LambdaContext(function_name))
+                # One request at a time through the handler, as one Lambda instance serves them:
+                # Powertools' resolver keeps the current event in a class attribute
+                # (BaseRouter.current_event), so two requests at once in one process would read
+                # each other's headers - a turn could run as another caller.
+                with invoke_lock:
+                    result = handler(event, LambdaContext(function_name))
             except Exception:  # what API Gateway shows for a crashed integration
                 self._write(500, {"content-type": "application/json", **self._cors(origin)},
                             b'{"message":"Internal Server Error"}')
@@ -314,6 +320,12 @@ def make_server(
 
         do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _serve  # noqa: N815 (http.server names)
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    invoke_lock = threading.Lock()
+    server = _Server(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     return server
+
+
+class _Server(ThreadingHTTPServer):
+    # A burst of clients (the widget, a load test) must queue, not be reset: the default is 5.
+    request_queue_size = 128

@@ -73,3 +73,16 @@ def test_the_same_client_turn_id_sent_twice_at_once_runs_one_turn(stack):
     conflict = [r.json() for r in responses if r.status_code == 409]
     assert all(c["error"]["code"] == "turn_in_progress" for c in conflict)
     assert session_view(stack, user, session)["messageCount"] == 2
+
+
+def test_concurrent_first_turns_of_different_users_each_run_as_their_own_caller(stack):
+    """Powertools keeps the current event in a class attribute: two requests at once in one
+    process could read each other's credentials. Each user must own exactly their session."""
+    users = [f"conc-{uuid.uuid4().hex[:6]}-{i}" for i in range(8)]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        responses = list(pool.map(lambda u: stack.turn(u, f"{u}-s", f"I am {u}"), users))
+    assert [r.status_code for r in responses] == [200] * 8
+    for u in users:
+        listed = requests.get(f"{stack.url}/v1/sessions", headers=stack.headers(u), timeout=10).json()["sessions"]
+        assert [s["sessionId"] for s in listed] == [f"{u}-s"]
+        assert [m["text"] for m in stack.transcript(u, f"{u}-s")][0] == f"I am {u}"
