@@ -288,16 +288,15 @@ class EmbeddedAws:
 
 
 def start_moto(port: int, scaled: bool) -> Any:
-    """moto server on loopback: the local stack's (local/moto_server.py), or with ``scaled`` the
-    bench's (bench/moto_server.py: the same, with DynamoDB costs that do not grow with the table)."""
+    """moto server on loopback as the local stack runs it (local/moto_server.py: DynamoDB
+    serialised, local/moto_patches.py applied), or with ``scaled`` False stock moto's DynamoDB
+    (CONVMEM_STOCK_MOTO=1), to compare the two."""
     import subprocess
 
-    from local.aws import start_moto as local_moto
     from local.aws import wait_for_port
 
-    if not scaled:
-        return local_moto(port)
-    proc = subprocess.Popen([sys.executable, "-m", "bench.moto_server", str(port)], cwd=ROOT,
+    env = {**os.environ, **({} if scaled else {"CONVMEM_STOCK_MOTO": "1"})}
+    proc = subprocess.Popen([sys.executable, "-m", "local.moto_server", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for_port(port, proc=proc)
     return proc

@@ -142,7 +142,8 @@ def run(reps: int = 20, sizes: tuple[int, ...] = (100, 1000, 3000)) -> dict[str,
         out = {
             "how": (f"items in other partitions of one table, then {reps} turn-shaped Query (Limit 21) and "
                     "TransactWriteItems (2 conditional Puts + conditional Update), medians; local = "
-                    "local/moto_server.py (stock moto 5.2.5, DynamoDB serialised), bench = bench/moto_server.py"),
+                    "local/moto_server.py with CONVMEM_STOCK_MOTO=1 (stock moto 5.2.5, DynamoDB serialised), bench = "
+                    "local/moto_server.py as the local stack runs it (local/moto_patches.py applied)"),
             "by_table_items": fig(rows, "ms", f"median per request at each table size; server_mb_gained = the moto "
                                   f"server's resident memory after the {reps} Query + TransactWriteItems pairs minus before"),
             "same_answers": fig(same, "check", "the same requests on both servers: Query pages equal, a transaction "

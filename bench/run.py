@@ -131,6 +131,8 @@ def _n(v: Any) -> str:
 
 def _rows(rows: list[list[Any]], indent: str = "  ") -> list[str]:
     cells = [[_n(c) for c in row] for row in rows]
+    if not cells:  # a partial run (--only) may have no goals
+        return []
     widths = [max(len(r[i]) for r in cells if i < len(r)) for i in range(max(len(r) for r in cells))]
     return [indent + "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)).rstrip()
             for r in cells]

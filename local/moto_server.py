@@ -4,7 +4,8 @@ moto applies TransactWriteItems by snapshotting tables and restoring the snapsho
 condition fails; two requests running at once in moto's threaded server can restore over
 each other's writes, which real DynamoDB never does. This launcher serialises DynamoDB
 requests (one at a time, as a single partition would) and leaves every other service
-threaded, so SQS long polls do not block the API.
+threaded, so SQS long polls do not block the API. It also applies local/moto_patches.py, so a
+long ``make run`` does not slow down and grow with every turn (CONVMEM_STOCK_MOTO=1: stock moto).
 
 Usage: python -m local.moto_server PORT
 """
@@ -33,6 +34,10 @@ class SerialDynamoDB:
 def main() -> None:
     port = int(sys.argv[1])
     os.environ.setdefault("MOTO_PORT", str(port))
+    if os.environ.get("CONVMEM_STOCK_MOTO") != "1":
+        from local.moto_patches import patch_moto
+
+        patch_moto()  # DynamoDB cost per request independent of the table's size (see the module)
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
     from werkzeug.serving import run_simple
 
