@@ -86,3 +86,41 @@ def test_a_new_users_first_turn_never_waits_on_the_key_cache(services, monkeypat
     monkeypatch.setattr(time, "sleep", lambda s: (slept.append(s), real_sleep(s)))
     services.turns.take_turn("brand-new-user", "new-s", TurnInput(message="hello, first time here"))
     assert sum(slept) < 0.05, f"slept {sum(slept):.2f}s in {len(slept)} calls"
+
+
+def test_the_same_instance_remembers_texts_but_never_across_contexts(make_cipher, counter):
+    cipher = make_cipher()
+    ct = cipher.encrypt("window message", **CTX)
+    counter.reset()
+    assert cipher.decrypt(ct, **CTX) == "window message"  # remembered: no SDK work, no AWS call
+    assert dict(counter.calls) == {}
+    for moved in ({"user_id": "bob"}, {"session_id": "s-2"}, {"kind": "summary"}, {"ref": "2"}):
+        with pytest.raises(DecryptionError):  # a ciphertext moved to another row still fails
+            cipher.decrypt(ct, **{**CTX, **moved})
+
+
+def test_erasure_makes_this_instance_forget_the_users_texts(make_cipher):
+    cipher = make_cipher()
+    ct = cipher.encrypt("forget me", **CTX)
+    other = cipher.encrypt("keep me", user_id="bob", session_id="s-2", kind="message", ref="1")
+    assert cipher.decrypt(ct, **CTX) == "forget me"
+    cipher.destroy_user_key("alice")
+    with pytest.raises(DecryptionError):
+        cipher.decrypt(ct, **CTX)
+    assert cipher.decrypt(other, user_id="bob", session_id="s-2", kind="message", ref="1") == "keep me"
+
+
+def test_remembered_texts_expire_with_the_key_cache(settings, monkeypatch):
+    import time as clock
+
+    cipher = HierarchicalCipher(kms_key_arn=settings.kms_key_arn, key_store_table=settings.key_store_table_name,
+                                ddb_client=boto3.client("dynamodb"), kms_client=boto3.client("kms"), cache_ttl_seconds=5)
+    ct = cipher.encrypt("short-lived", **CTX)
+    sdk = cipher._parts()[0]  # noqa: SLF001 - count the SDK's decryptions
+    opened: list[int] = []
+    real = sdk.decrypt
+    monkeypatch.setattr(sdk, "decrypt", lambda **kw: (opened.append(1), real(**kw))[1])
+    assert cipher.decrypt(ct, **CTX) == "short-lived" and opened == []
+    now = clock.monotonic()
+    monkeypatch.setattr(clock, "monotonic", lambda: now + 6)
+    assert cipher.decrypt(ct, **CTX) == "short-lived" and opened == [1]

@@ -255,3 +255,15 @@ def Settings_from_env():  # noqa: N802
     from convmem.settings import Settings
 
     return Settings.from_env(dict(os.environ))
+
+
+def test_a_facts_job_during_an_erasure_learns_and_writes_nothing(aws, api_env, services, settings):
+    template, resolver = aws
+    grow(services, settings, USER)
+    facts = build_facts(settings)  # another instance, which may still remember the user's texts
+    facts.process(FactsJob(user_id=USER, session_id="second-session", visitor_seq=1))
+    build_erase(settings).erase(USER, inline_budget_s=0)  # key destroyed, items not deleted yet
+    before = scan_all(resolver)
+    outcome = facts.process(FactsJob(user_id=USER, session_id="second-session", visitor_seq=3))
+    assert outcome.candidates == 0 and scan_all(resolver) == before
+    assert not [i for i in before if i.get("branch-key-id", {}).get("S") == f"user:{USER}"]

@@ -55,6 +55,8 @@ class FactsService:
         state, _ = self._store.get_state(job.session_id)
         if state is None or state.owner != job.user_id:
             return FactsOutcome(job.user_id, 0)  # the session was forgotten, or is not theirs
+        if self._store.load_user_memory(job.user_id).erasure_blocks(self._clock.now()):
+            return FactsOutcome(job.user_id, 0)  # being erased: learn nothing, write nothing back
         start = state.facts_through
         high = min(job.visitor_seq, state.message_count, start + MAX_CATCH_UP)
         if high <= start:

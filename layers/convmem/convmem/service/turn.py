@@ -138,8 +138,7 @@ class TurnService:
         for attempt in range(self._settings.commit_retries):
             try:
                 result = self._commit(user_id, session_id, turn, state, reply, report, turn_id)
-                self._request_fold(user_id, session_id, result.agent_seq, state.summarized_through)
-                self._enqueue(FactsJob(user_id=user_id, session_id=session_id, visitor_seq=result.visitor_seq))
+                self._background_jobs(user_id, session_id, result, state.summarized_through)
                 return result
             except ConcurrentUpdateError:
                 # Another turn of this session committed first. The reply answers what this
@@ -232,12 +231,15 @@ class TurnService:
         )
         return result
 
-    def _request_fold(self, user_id: str, session_id: str, message_count: int, cursor: int) -> None:
-        """Enqueue a fold when messages stand beyond the window. The target comes from the
-        state, so the next turn's job covers a lost one."""
-        through = fold_target(message_count, cursor, self._settings.window_messages)
+    def _background_jobs(self, user_id: str, session_id: str, result: TurnResult, cursor: int) -> None:
+        """The committed turn's facts job, and a fold job when messages stand beyond the window
+        (its target comes from the state, so the next turn's job covers a lost one), sent at once."""
+        jobs: list[FoldJob | FactsJob] = [FactsJob(user_id=user_id, session_id=session_id, visitor_seq=result.visitor_seq)]
+        through = fold_target(result.agent_seq, cursor, self._settings.window_messages)
         if through is not None:
-            self._enqueue(FoldJob(session_id=session_id, user_id=user_id, through_seq=through))
+            jobs.append(FoldJob(session_id=session_id, user_id=user_id, through_seq=through))
+        for sent in [_readers().submit(self._enqueue, job) for job in jobs]:
+            sent.result()
 
     def _enqueue(self, job: FoldJob | FactsJob) -> None:
         """Enqueue background work for a committed turn. Never fails the turn: log ids only."""
