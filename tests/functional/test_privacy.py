@@ -201,7 +201,7 @@ def all_logs(capsys):
     root.removeHandler(root_handler)
 
 
-def test_no_plaintext_in_tables_queue_messages_or_logs(aws, api_env, handler, all_logs):
+def test_no_plaintext_in_tables_queue_messages_or_logs(aws, api_env, handler, all_logs, settings):
     """20 turns full of canaries through the API handler, every queue message consumed by its
     function (and kept to inspect), failures included; then look everywhere."""
     template, resolver = aws
@@ -233,7 +233,7 @@ def test_no_plaintext_in_tables_queue_messages_or_logs(aws, api_env, handler, al
     huge = load_event("api_turn.json")
     huge["body"] = json.dumps({"message": "zebra-canary-41 " * 20_000})  # a 413
     assert handler(huge)["statusCode"] == 413
-    build_profile(Settings_from_env()).refresh_due()
+    build_profile(settings).refresh_due()
     export = load_event("api_export_me.json")
     assert "zebra-canary-41" in handler(export)["body"].lower()  # the data is there, readable by its owner
     assert handler(load_event("api_erase_me.json"))["statusCode"] == 202
@@ -247,14 +247,6 @@ def test_no_plaintext_in_tables_queue_messages_or_logs(aws, api_env, handler, al
     for canary in CANARIES:
         for where, text in (("tables", stored), ("queue messages", "\n".join(seen)), ("logs", logs)):
             assert canary.lower() not in text.lower(), f"{canary} found in {where}"
-
-
-def Settings_from_env():  # noqa: N802
-    import os
-
-    from convmem.settings import Settings
-
-    return Settings.from_env(dict(os.environ))
 
 
 def test_a_facts_job_during_an_erasure_learns_and_writes_nothing(aws, api_env, services, settings):
