@@ -38,15 +38,13 @@ class ForgetService:
         if owned_state(self._store.get_state(session_id)[0], user_id) is None:
             raise NotFoundError("No such session.", code="session_not_found")
         if not self._store.delete_session(session_id, user_id, time.monotonic() + budget_s):
-            raise_busy()
+            raise _incomplete()
 
     def erase(self, user_id: str, inline_budget_s: float = 2.0) -> ErasureProgress:
         """Erase the user: block their turns, destroy their branch key (from then on every copy
         of their ciphertext is unreadable), then delete every item of theirs - here while the
         budget lasts, the rest through the erasure queue."""
-        now = self._clock.now()
-        until = now + timedelta(seconds=self._settings.key_cache_ttl_seconds + CACHE_MARGIN_S)
-        self._store.mark_erasure(user_id, state="erasing", until=until, now=now)
+        self._mark(user_id, "erasing")
         destroyed = self._cipher.destroy_user_key(user_id)
         logger.info("user key destroyed", extra={"user_id": user_id, "key_items": destroyed})
         done = self.continue_erasure(user_id, time.monotonic() + inline_budget_s, attempt=0)
@@ -59,19 +57,23 @@ class ForgetService:
                 return self._later(user_id, attempt)
         if not self._store.delete_user_items(user_id, deadline):
             return self._later(user_id, attempt)
-        # Turns stay refused until the cache TTL has passed since the key was destroyed.
-        now = self._clock.now()
-        until = now + timedelta(seconds=self._settings.key_cache_ttl_seconds + CACHE_MARGIN_S)
-        self._store.mark_erasure(user_id, state="erased", until=until, now=now)
+        self._mark(user_id, "erased")  # turns stay refused until the cache TTL has passed from now
         logger.info("user erased", extra={"user_id": user_id, "attempt": attempt})
         return True
 
+    def _mark(self, user_id: str, state: str) -> None:
+        """The erasure marker, refusing turns until no instance can still hold the old key."""
+        now = self._clock.now()
+        until = now + timedelta(seconds=self._settings.key_cache_ttl_seconds + CACHE_MARGIN_S)
+        self._store.mark_erasure(user_id, state=state, until=until, now=now)
+
     def _later(self, user_id: str, attempt: int) -> bool:
         if self._jobs is None:
-            raise_busy()
-        self._jobs.send_erase(user_id, attempt + 1)  # type: ignore[union-attr]
+            raise _incomplete()
+        self._jobs.send_erase(user_id, attempt + 1)
         return False
 
 
-def raise_busy() -> None:
-    raise DependencyUnavailableError("Deleting took longer than one request; it continues, retry to finish.", code="delete_incomplete")
+def _incomplete() -> DependencyUnavailableError:
+    return DependencyUnavailableError(
+        "Deleting took longer than one request; it continues, retry to finish.", code="delete_incomplete")
