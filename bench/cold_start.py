@@ -227,12 +227,9 @@ def main(argv: list[str] | None = None) -> None:
         child(args.child)
         return
     result = run(args.reps)
-    if args.out:
-        from bench.common import write_json
+    from bench.common import emit
 
-        write_json(args.out, result)
-    else:
-        print(json.dumps(result, indent=2))
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

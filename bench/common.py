@@ -306,7 +306,7 @@ def start_moto(port: int, scaled: bool) -> Any:
 def embedded_aws(scaled: bool = False) -> Iterator[EmbeddedAws]:
     """Start moto server (DynamoDB serialised as in the local stack; ``scaled``: see start_moto),
     create the template's resources on it, point boto3 at it; stop it afterwards (by its pid)."""
-    from local.aws import create_resources, free_port, use_aws
+    from local.aws import create_resources, free_port, stop_moto, use_aws
     from local.template import load_template
 
     os.environ.update(QUIET_ENV)
@@ -322,12 +322,7 @@ def embedded_aws(scaled: bool = False) -> Iterator[EmbeddedAws]:
         resolver.overrides["ModelProvider"] = "local"  # the template defaults to Bedrock
         yield EmbeddedAws(port, template, resolver, proc)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except Exception:  # noqa: BLE001 - a moto that ignores SIGTERM is killed
-            proc.kill()
-            proc.wait(timeout=5)
+        stop_moto(proc)
 
 
 def turn_event(user_id: str, session_id: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -352,3 +347,11 @@ def machine() -> dict[str, Any]:
 
 def write_json(path: str | Path, data: Any) -> None:
     Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def emit(result: Any, out: str | None) -> None:
+    """A section's result: to ``out`` (as bench/run.py asks for it), else to stdout."""
+    if out:
+        write_json(out, result)
+    else:
+        print(json.dumps(result, indent=2, ensure_ascii=False))

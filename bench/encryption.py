@@ -13,7 +13,6 @@ first encrypt of a new user (branch-key creation) and the first decrypt (the dec
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 
@@ -106,12 +105,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     result = run(args.reps)
-    if args.out:
-        from bench.common import write_json
+    from bench.common import emit
 
-        write_json(args.out, result)
-    else:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from bench.common import CallCounter, Tally, embedded_aws, fig, pct, ratio, summary_ms, turn_event, write_json
+from bench.common import CallCounter, Tally, embedded_aws, emit, fig, pct, ratio, summary_ms, turn_event
 
 USER, SESSION = "bench-user", "bench-session"
 FLOOR_SESSION = "bench-floor"
@@ -475,10 +475,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     result = run(args.turns, tuple(int(c) for c in args.checkpoints.split(",")), args.profile_every)
-    if args.out:
-        write_json(args.out, result)
-    else:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

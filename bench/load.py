@@ -291,12 +291,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     result = run(args.clients, args.turns, args.share, tuple(args.stacks.split(",")), args.shipped_shared)
-    if args.out:
-        from bench.common import write_json
+    from bench.common import emit
 
-        write_json(args.out, result)
-    else:
-        print(json.dumps(result, indent=2))
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ it may stay).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import time
@@ -111,7 +110,7 @@ def _same_answers(stock: Any, scaled: Any) -> dict[str, Any]:
 def run(reps: int = 20, sizes: tuple[int, ...] = (100, 1000, 3000)) -> dict[str, Any]:
     import bench.common  # noqa: F401 - sys.path
     from bench.common import fig, start_moto
-    from local.aws import free_port
+    from local.aws import free_port, stop_moto
 
     os.environ.pop("AWS_ENDPOINT_URL", None)
     procs, out = [], {}
@@ -152,8 +151,7 @@ def run(reps: int = 20, sizes: tuple[int, ...] = (100, 1000, 3000)) -> dict[str,
         return out
     finally:
         for p in procs:
-            p.terminate()
-            p.wait(timeout=10)
+            stop_moto(p)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -162,12 +160,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     result = run(args.reps)
-    if args.out:
-        from bench.common import write_json
+    from bench.common import emit
 
-        write_json(args.out, result)
-    else:
-        print(json.dumps(result, indent=2))
+    emit(result, args.out)
 
 
 if __name__ == "__main__":

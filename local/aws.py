@@ -56,6 +56,16 @@ def start_moto(port: int) -> subprocess.Popen:
     return proc
 
 
+def stop_moto(proc: subprocess.Popen) -> None:
+    """Stop a moto server started by start_moto (killed if it ignores SIGTERM)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
 def aws_environment(port: int) -> dict[str, str]:
     """What boto3 needs to talk to the embedded AWS (any key works on moto)."""
     return {

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from local.aws import IN_PROCESS, NO_LOCAL_EFFECT, create_resources, free_port, start_moto, use_aws
+from local.aws import IN_PROCESS, NO_LOCAL_EFFECT, create_resources, free_port, start_moto, stop_moto, use_aws
 from local.lambda_runtime import LambdaContext, load_module
 from local.template import ROOT, Resolver, TemplateError, function_environment, functions, load_template
 
@@ -185,11 +185,7 @@ def embedded_aws(template: dict[str, Any], *, fresh: bool) -> Iterator[tuple[Res
              f"(ApiKeySecret = {EVENTS_API_KEY}); it stops after this invoke")
         yield resolver, True
     finally:
-        moto.terminate()
-        try:
-            moto.wait(timeout=5)
-        except Exception:
-            moto.kill()
+        stop_moto(moto)
 
 
 # --- invoking ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import signal
 import sys
 
 from local.apigw import StaticFiles, cors_config, make_server
-from local.aws import create_resources, start_moto, use_aws
+from local.aws import create_resources, start_moto, stop_moto, use_aws
 from local.lambda_runtime import load_handler
 from local.pollers import QueuePoller, sqs_sources
 from local.scheduler import Schedule, schedule_sources
@@ -66,11 +66,7 @@ def main() -> int:
                 p.stop()
             server.server_close()
     finally:
-        moto.terminate()
-        try:
-            moto.wait(timeout=5)
-        except Exception:
-            moto.kill()
+        stop_moto(moto)
         print("convmem stopped", flush=True)
     return 0
 
