@@ -44,7 +44,12 @@ class UserMemory:
     """Turns are refused until then (other instances may still hold the old key for the cache TTL)."""
 
     def erasure_blocks(self, now: datetime) -> bool:
-        return self.erasure_state == "erasing" or (self.erasure_until is not None and now < self.erasure_until)
+        return erasure_blocks(self.erasure_state, self.erasure_until, now)
+
+
+def erasure_blocks(state: str | None, until: datetime | None, now: datetime) -> bool:
+    """Whether an erasure marker (state, until) still keeps the user's turns and jobs out."""
+    return state == "erasing" or (until is not None and now < until)
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,9 @@ class Store(Protocol):
 
     def delete_user_items(self, user_id: str, deadline: float) -> bool:
         """Delete the user's own items (facts, profile, turn records), never the erasure marker."""
+
+    def get_erasure(self, user_id: str) -> tuple[str | None, datetime | None]:
+        """The erasure marker's (state, until), or (None, None) for a user never erased."""
 
     def mark_erasure(self, user_id: str, *, state: str, until: datetime, now: datetime) -> None:
         """Record an erasure: ``erasing`` blocks turns; ``erased`` keeps blocking until ``until``."""

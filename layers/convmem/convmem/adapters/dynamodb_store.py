@@ -605,6 +605,17 @@ class DynamoDBStore:
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "delete user items") from exc
 
+    def get_erasure(self, user_id: str) -> tuple[str | None, datetime | None]:
+        try:
+            item = self._ddb.get_item(
+                TableName=self._table, Key={"PK": {"S": _user_pk(user_id)}, "SK": {"S": ERASURE_SK}}
+            ).get("Item")
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "get erasure") from exc
+        if not item:
+            return None, None
+        return item["state"]["S"], _parse(item["until"]["S"])
+
     def mark_erasure(self, user_id: str, *, state: str, until: datetime, now: datetime) -> None:
         try:
             self._ddb.put_item(

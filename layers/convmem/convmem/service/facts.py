@@ -11,7 +11,7 @@ from convmem.domain import fact_merge, vectors
 from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, validate_id
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError, NotFoundError
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, FactsJob, Model, Store
+from convmem.ports import Cipher, Clock, FactsJob, Model, Store, erasure_blocks
 from convmem.service.stored import MESSAGE_KIND, decrypt_facts, encrypt_facts
 from convmem.settings import Settings
 
@@ -55,7 +55,7 @@ class FactsService:
         state, _ = self._store.get_state(job.session_id)
         if state is None or state.owner != job.user_id:
             return FactsOutcome(job.user_id, 0)  # the session was forgotten, or is not theirs
-        if self._store.load_user_memory(job.user_id).erasure_blocks(self._clock.now()):
+        if erasure_blocks(*self._store.get_erasure(job.user_id), self._clock.now()):
             return FactsOutcome(job.user_id, 0)  # being erased: learn nothing, write nothing back
         start = state.facts_through
         high = min(job.visitor_seq, state.message_count, start + MAX_CATCH_UP)

@@ -68,7 +68,8 @@ class TurnInput(BaseModel):
 
 @lru_cache(maxsize=1)
 def _readers() -> ThreadPoolExecutor:
-    """Threads for the turn's reads that do not depend on each other (session and user memory)."""
+    """Threads for the turn's I/O that does not depend on itself: the session and user reads,
+    then the two job sends."""
     return ThreadPoolExecutor(max_workers=4, thread_name_prefix="convmem-read")
 
 
