@@ -22,5 +22,6 @@ def service() -> ProfileService:
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, int]:
     run = service().refresh_due(time_left_s=lambda: context.get_remaining_time_in_millis() / 1000)
     metrics.add_metric(name="ProfilesRefreshed", unit=MetricUnit.Count, value=run.refreshed)
-    logger.info("profile refresh", extra={"refreshed": run.refreshed, "failed": run.failed, "left": run.left_for_next_run})
-    return {"refreshed": run.refreshed, "failed": run.failed, "leftForNextRun": run.left_for_next_run}
+    logger.info("profile refresh", extra={"refreshed": run.refreshed, "failed": run.failed, "left": run.left_for_next_run,
+                                          "skipped": run.skipped})
+    return {"refreshed": run.refreshed, "failed": run.failed, "leftForNextRun": run.left_for_next_run, "skipped": run.skipped}

@@ -139,6 +139,12 @@ class Store(Protocol):
     def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
         """The newest ``limit`` messages of a session, newest first."""
 
+    def acquire_lease(self, name: str, *, owner: str, now: datetime, until: datetime) -> bool:
+        """Take the run lease ``name`` for ``owner`` until ``until``; False while another holder's is unexpired."""
+
+    def release_lease(self, name: str, *, owner: str) -> None:
+        """Free the lease ``name`` if ``owner`` still holds it."""
+
     # --- forgetting
     def all_session_ids(self, user_id: str) -> list[str]:
         """Every session of the user (all pages of the owner index)."""

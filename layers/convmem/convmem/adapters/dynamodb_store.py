@@ -8,6 +8,7 @@
 | USER#<uid>        | FACTS                      | version, count, ciphertext of all facts    |
 | USER#<uid>        | PROFILE                    | profile ct, refreshedAt, activeAt, dueShard|
 | USER#<uid>        | ERASURE                    | state (erasing / erased), until, erasedAt  |
+| LEASE#<name>      | LEASE                      | owner, leaseUntil: one scheduled run a time|
 
 The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = USER#<uid>,
 ``updatedAt``), so listing is one Query, newest first, with no index item to keep in step.
@@ -36,6 +37,7 @@ STATE_SK = "STATE"
 FACTS_SK = "FACTS"
 PROFILE_SK = "PROFILE"
 ERASURE_SK = "ERASURE"
+LEASE_SK = "LEASE"
 ERASURE_TTL_SECONDS = 7 * 24 * 3600
 OWNER_INDEX = "ByOwner"
 DUE_INDEX = "ProfileDue"
@@ -383,6 +385,39 @@ class DynamoDBStore:
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise _dependency_error(exc, "release turn") from exc
+
+    # --- run leases --------------------------------------------------------------------
+    @staticmethod
+    def _lease_key(name: str) -> dict[str, Any]:
+        return {"PK": {"S": f"LEASE#{name}"}, "SK": {"S": LEASE_SK}}
+
+    def acquire_lease(self, name: str, *, owner: str, now: datetime, until: datetime) -> bool:
+        """One conditional put: the lease is taken when nobody holds it or its holder's time is over."""
+        try:
+            self._conditional(
+                "put_item", "acquire lease", "lease held",
+                Item={
+                    **self._lease_key(name), "owner": {"S": owner},
+                    "leaseUntil": {"N": str(int(until.timestamp()) + 1)},
+                    "expiresAt": {"N": str(int(until.timestamp()) + IDEMPOTENCY_TTL_SECONDS)},
+                },
+                ConditionExpression="attribute_not_exists(PK) OR leaseUntil <= :now",
+                ExpressionAttributeValues={":now": {"N": str(int(now.timestamp()))}},
+            )
+        except ConcurrentUpdateError:
+            return False
+        return True
+
+    def release_lease(self, name: str, *, owner: str) -> None:
+        """Free the lease if ``owner`` still holds it (a later holder's lease is left alone)."""
+        try:
+            self._conditional(
+                "delete_item", "release lease", "lease taken over", Key=self._lease_key(name),
+                ConditionExpression="#o = :me", ExpressionAttributeNames={"#o": "owner"},
+                ExpressionAttributeValues={":me": {"S": owner}},
+            )
+        except ConcurrentUpdateError:
+            pass
 
     # --- the user's durable layers -------------------------------------------------------
     def load_user_memory(self, user_id: str) -> UserMemory:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from convmem.domain.profile import cap_profile
 from convmem.observability import logger
@@ -12,12 +13,18 @@ from convmem.ports import Cipher, Clock, DueUser, Model, Store
 from convmem.service.stored import decrypt_messages, decrypt_profile, encrypt_profile
 from convmem.settings import Settings
 
+# One scheduled run at a time, in any account: a lease item taken with a conditional put, not
+# reserved concurrency (which new accounts cannot grant: Lambda keeps 100 unreserved).
+RUN_LEASE = "profile-refresh"
+
 
 @dataclass(frozen=True)
 class ProfileRun:
     refreshed: int
     failed: int
     left_for_next_run: int
+    skipped: bool = False
+    """True when another run held the lease: this one did nothing."""
 
 
 class ProfileService:
@@ -30,7 +37,22 @@ class ProfileService:
 
     def refresh_due(self, time_left_s: Callable[[], float] = lambda: 1e9, reserve_s: float = 10.0) -> ProfileRun:
         """Refresh the profile of every user active since their last refresh, longest waiting
-        first, while time is left. A user that fails stays due and is tried on the next run."""
+        first, while time is left. A user that fails stays due and is tried on the next run.
+
+        Only one run works at a time: it holds the run lease until its function would time out
+        (so a run killed on its timeout frees it then); a run that finds it held does nothing.
+        Should two runs still overlap, each profile write is conditional (``put_profile``)."""
+        run_id = uuid.uuid4().hex
+        now = self._clock.now()
+        if not self._store.acquire_lease(RUN_LEASE, owner=run_id, now=now, until=now + timedelta(seconds=time_left_s())):
+            logger.info("profile refresh skipped: another run holds the lease")
+            return ProfileRun(0, 0, 0, skipped=True)
+        try:
+            return self._refresh_due(time_left_s, reserve_s)
+        finally:
+            self._store.release_lease(RUN_LEASE, owner=run_id)
+
+    def _refresh_due(self, time_left_s: Callable[[], float], reserve_s: float) -> ProfileRun:
         due = self._store.due_users(self._settings.profile_users_per_run)
         refreshed = failed = 0
         for i, user in enumerate(due):
