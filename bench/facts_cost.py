@@ -68,7 +68,7 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
             rec["body"] = json.dumps({"userId": "bench-user", "sessionId": "bench-session", "visitorSeq": result.visitor_seq})
             rec["messageId"] = f"m-{i}"
             start = time.perf_counter()
-            out = facts_fn(event, LambdaContext("FactsFunction", timeout_s=30))
+            out = facts_fn(event, LambdaContext("FactsFunction"))
             job_ms.append((time.perf_counter() - start) * 1000)
             assert out == {"batchItemFailures": []}, out
         learnt = {f.key: f.statement for f in api.facts.list_facts("bench-user")}

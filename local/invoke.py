@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from local.aws import IN_PROCESS, NO_LOCAL_EFFECT, create_resources, free_port, start_moto, stop_moto, use_aws
-from local.lambda_runtime import LambdaContext, load_module
+from local.lambda_runtime import LambdaContext, function_limits, load_module
 from local.template import ROOT, Resolver, TemplateError, function_environment, functions, load_template
 
 EVENTS = ROOT / "events"
@@ -202,13 +202,8 @@ def _environment(env: dict[str, str]) -> Iterator[None]:
 
 
 def context_for(template: dict[str, Any], logical_id: str) -> LambdaContext:
-    glob = template.get("Globals", {}).get("Function", {})
-    props = template["Resources"][logical_id]["Properties"]
-    return LambdaContext(
-        logical_id,
-        memory_limit_in_mb=int(props.get("MemorySize", glob.get("MemorySize", 128))),
-        timeout_s=int(props.get("Timeout", glob.get("Timeout", 3))),
-    )
+    memory, timeout = function_limits(template, logical_id)
+    return LambdaContext(logical_id, memory_limit_in_mb=memory, timeout_s=timeout)
 
 
 def invoke(template: dict[str, Any], resolver: Resolver, logical_id: str, event: Any) -> Invocation:

@@ -86,7 +86,7 @@ class QueuePoller(threading.Thread):
             return 0
         event = to_sqs_event(got, self.arn)
         try:
-            result = self.handler(event, LambdaContext(self.source.function, timeout_s=30)) or {}
+            result = self.handler(event, LambdaContext(self.source.function)) or {}
             failed = {f["itemIdentifier"] for f in result.get("batchItemFailures", [])}
         except Exception:
             failed = {m["MessageId"] for m in got}  # the whole batch fails, as on Lambda

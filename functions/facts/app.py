@@ -10,6 +10,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.composition import build_facts
+from convmem.job_time import FACTS_MODEL_OPERATIONS, job_worst_case_s, within_time
 from convmem.observability import logger, metrics
 from convmem.ports import FactsJob
 from convmem.service.facts import FactsService
@@ -21,8 +22,13 @@ processor.raise_on_entire_batch_failure = False  # see functions/fold/app.py
 
 
 @lru_cache(maxsize=1)
+def settings() -> Settings:
+    return Settings.from_env()
+
+
+@lru_cache(maxsize=1)
 def service() -> FactsService:
-    return build_facts(Settings.from_env())
+    return build_facts(settings())
 
 
 def handle(record: SQSRecord) -> None:
@@ -35,4 +41,6 @@ def handle(record: SQSRecord) -> None:
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return process_partial_response(event=event, record_handler=handle, processor=processor, context=context)
+    # A job starts only while a whole one still fits; the rest of the batch comes back later.
+    record_handler = within_time(handle, context, job_worst_case_s(settings(), FACTS_MODEL_OPERATIONS))
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

@@ -9,6 +9,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.composition import build_fold
+from convmem.job_time import FOLD_MODEL_OPERATIONS, job_worst_case_s, within_time
 from convmem.observability import logger, metrics
 from convmem.service.fold import FoldService
 from convmem.settings import Settings
@@ -21,8 +22,13 @@ processor.raise_on_entire_batch_failure = False
 
 
 @lru_cache(maxsize=1)
+def settings() -> Settings:
+    return Settings.from_env()
+
+
+@lru_cache(maxsize=1)
 def service() -> FoldService:
-    return build_fold(Settings.from_env())
+    return build_fold(settings())
 
 
 def _targets(records: list[dict[str, Any]]) -> dict[str, int]:
@@ -47,9 +53,7 @@ def handle(record: SQSRecord, targets: dict[str, int]) -> None:
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     targets = _targets(event.get("Records", []))
-    return process_partial_response(
-        event=event,
-        record_handler=lambda record: handle(record, targets),
-        processor=processor,
-        context=context,
-    )
+    # A job starts only while a whole one still fits; the rest of the batch comes back later.
+    job_s = job_worst_case_s(settings(), FOLD_MODEL_OPERATIONS)
+    record_handler = within_time(lambda record: handle(record, targets), context, job_s)
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

@@ -39,7 +39,7 @@ def load_fn(aws, logical, service_name, build, settings, model):
     setattr(module, service_name, lambda: build(settings, model=model))
 
     def invoke(event):
-        return getattr(module, name)(event, LambdaContext(logical, timeout_s=30))
+        return getattr(module, name)(event, LambdaContext(logical))
 
     return invoke
 

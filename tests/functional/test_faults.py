@@ -216,7 +216,7 @@ def _fold_fn(aws, settings, fail_session=None):
             return super().fold_summary(old, messages, cap)
 
     module.service = lambda: build_fold(settings, model=Crashing())
-    return lambda event: getattr(module, name)(event, LambdaContext("FoldFunction", timeout_s=30))
+    return lambda event: getattr(module, name)(event, LambdaContext("FoldFunction"))
 
 
 def _fold_event(jobs):

@@ -45,7 +45,7 @@ def fold_fn(aws, api_env, settings):
     module.service = lambda: build_fold(settings, model=model)
 
     def invoke(event):
-        return getattr(module, name)(event, LambdaContext("FoldFunction", timeout_s=30))
+        return getattr(module, name)(event, LambdaContext("FoldFunction"))
 
     invoke.model = model
     return invoke

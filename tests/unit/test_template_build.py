@@ -52,3 +52,52 @@ def test_the_profile_function_may_write_only_its_run_lease_outside_user_items():
     statements = [st for pol in FUNCTIONS["ProfileFunction"]["Policies"] for st in pol["Statement"]]
     lease = [st for st in statements if "dynamodb:PutItem" in st["Action"]]
     assert [st["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] for st in lease] == [["LEASE#*"]]
+
+
+# --- item 15: consumers that call a real model per record are sized from its call times --------
+COLD_START_S = 10.0  # init of a consumer (imports ~1 s measured locally, first key and client set-up)
+MODEL_CONSUMERS = {"FoldFunction": "FOLD_MODEL_OPERATIONS", "FactsFunction": "FACTS_MODEL_OPERATIONS"}
+
+
+def function_settings(function: str):
+    """The Settings the function runs with: its environment in the template (Globals first),
+    parameters at their defaults; values set from resources do not change timing."""
+    from convmem.settings import Settings
+
+    env: dict[str, str] = {}
+    params = TEMPLATE.get("Parameters", {})
+    for source in (GLOBALS, FUNCTIONS[function]):
+        for key, value in source.get("Environment", {}).get("Variables", {}).items():
+            if isinstance(value, str | int | float):
+                env[key] = str(value)
+            elif isinstance(value, dict) and value.get("Ref") in params:
+                env[key] = str(params[value["Ref"]].get("Default", ""))
+    return Settings.from_env(env)
+
+
+def sqs_event(function: str) -> dict[str, Any]:
+    [event] = [e["Properties"] for e in FUNCTIONS[function]["Events"].values() if e["Type"] == "SQS"]
+    return event
+
+
+@pytest.mark.parametrize("function", sorted(MODEL_CONSUMERS))
+def test_a_whole_batch_of_worst_case_jobs_fits_in_the_function_timeout(function):
+    from convmem import job_time
+
+    settings = function_settings(function)
+    job_s = job_time.job_worst_case_s(settings, getattr(job_time, MODEL_CONSUMERS[function]))
+    timeout = function_value(FUNCTIONS[function], "Timeout")
+    batch = sqs_event(function)["BatchSize"]
+    assert job_s >= settings.model_deadline_s + settings.model_timeout_s  # at least one whole model operation
+    assert batch * job_s + COLD_START_S <= timeout <= 900, f"{function}: {batch} x {job_s} s + {COLD_START_S} s > {timeout} s"
+    queue = RESOURCES[sqs_event(function)["Queue"]["Fn::GetAtt"][0]]["Properties"]
+    assert queue["VisibilityTimeout"] >= 6 * timeout  # else a batch still running is delivered again
+
+
+@pytest.mark.parametrize("function", sorted(FUNCTIONS))
+def test_fifo_consumers_set_no_batching_window(function):
+    # Lambda rejects MaximumBatchingWindowInSeconds on FIFO queues, and caps their batches at 10.
+    for event in FUNCTIONS[function].get("Events", {}).values():
+        if event["Type"] == "SQS" and RESOURCES[event["Properties"]["Queue"]["Fn::GetAtt"][0]]["Properties"].get("FifoQueue"):
+            assert "MaximumBatchingWindowInSeconds" not in event["Properties"]
+            assert 1 <= event["Properties"]["BatchSize"] <= 10

@@ -85,3 +85,10 @@ class KeyDestroyedError(DependencyUnavailableError):
     """A stored item's key no longer exists: its user was erased (crypto-shredded)."""
 
     code = "key_destroyed"
+
+
+class OutOfTimeError(ConvmemError):
+    """A background job was not started: what is left of the invocation cannot hold it (the
+    record is reported as a batch item failure and comes back after the visibility timeout)."""
+
+    code = "out_of_time"
