@@ -31,7 +31,7 @@ MARK = "##bench:first-call"
 
 # --- child -----------------------------------------------------------------------------------
 class _Context:
-    def __init__(self, name: str, timeout_s: int) -> None:
+    def __init__(self, name: str, timeout_s: float) -> None:
         self.function_name = name
         self.memory_limit_in_mb = 512
         self.aws_request_id = f"cold-{time.time_ns()}"
@@ -39,7 +39,7 @@ class _Context:
         self._timeout_s = timeout_s
 
     def get_remaining_time_in_millis(self) -> int:
-        return self._timeout_s * 1000
+        return int(self._timeout_s * 1000)
 
 
 def child(spec_path: str) -> None:
@@ -57,7 +57,7 @@ def child(spec_path: str) -> None:
     calls = []
     for event in spec["events"]:
         t0 = time.perf_counter()
-        out = handler(event, _Context(spec["function"], 30))
+        out = handler(event, _Context(spec["function"], spec["timeout_s"]))
         calls.append({"ms": (time.perf_counter() - t0) * 1000, "result": _brief(out)})
     with open(spec["result"], "w") as f:
         json.dump({
@@ -133,6 +133,7 @@ def _spawn(aws: object, name: str, events: list[dict], tmp: str, importtime: boo
     import subprocess
 
     from bench.common import LAYER, ROOT
+    from local.lambda_runtime import function_limits
     from local.template import function_handler
 
     code_dir, module, func = function_handler(aws.template, FUNCTIONS[name])
@@ -140,7 +141,8 @@ def _spawn(aws: object, name: str, events: list[dict], tmp: str, importtime: boo
     result_path = os.path.join(tmp, f"{name}-result.json")
     with open(spec_path, "w") as f:
         json.dump({"code_dir": str(code_dir), "layer": str(LAYER), "module": module, "handler": func,
-                   "function": FUNCTIONS[name], "events": events, "result": result_path}, f)
+                   "function": FUNCTIONS[name], "timeout_s": function_limits(aws.template, FUNCTIONS[name])[1],
+                   "events": events, "result": result_path}, f)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CONVMEM_", "POWERTOOLS_", "AWS_", "PYTHONPATH"))}
     env.update(aws.function_env(FUNCTIONS[name]))
     env["CONVMEM_MODEL_PROVIDER"] = "local"
