@@ -181,20 +181,26 @@ class DynamoDBStore:
         messages = [_to_message(i) for i in items[1:] if int(i["seq"]["N"]) > cursor]
         oldest = messages[-1].seq if messages else state.message_count + 1
         if page.get("LastEvaluatedKey") and oldest > cursor + 1:
-            messages.extend(self._between(pk, cursor + 1, oldest - 1))
+            messages.extend(self._between(pk, cursor + 1, oldest - 1, consistent=False))
         messages.sort(key=lambda m: m.seq)
         return SessionSnapshot(state=state, messages=messages, summary_ciphertext=summary_ct)
 
     def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
-        """Messages with low <= seq <= high, ascending (every page)."""
-        return self._between(_session_pk(session_id), low, high)
+        """Messages with low <= seq <= high, ascending (every page), read consistently.
 
-    def _between(self, pk: str, low: int, high: int) -> list[StoredMessage]:
+        The fold and facts jobs call it right after the turn that committed ``high``: an
+        eventually consistent Query can still lack those rows, and the job would then fold a gap
+        (fold_gap, a failed job) or move the facts cursor past a message it never read (a fact
+        never learnt). A strongly consistent read sees every committed row."""
+        return self._between(_session_pk(session_id), low, high, consistent=True)
+
+    def _between(self, pk: str, low: int, high: int, *, consistent: bool) -> list[StoredMessage]:
         out: list[StoredMessage] = []
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "PK = :pk AND SK BETWEEN :lo AND :hi",
             "ExpressionAttributeValues": {":pk": {"S": pk}, ":lo": {"S": _msg_sk(low)}, ":hi": {"S": _msg_sk(high)}},
+            "ConsistentRead": consistent,
         }
         try:
             while True:
@@ -207,9 +213,14 @@ class DynamoDBStore:
             raise _dependency_error(exc, "load messages") from exc
 
     def get_state(self, session_id: str) -> tuple[SessionState | None, bytes | None]:
+        """The STATE item, read consistently: every caller decides on it right after a write.
+        The fold and facts jobs take their range from its count and cursors (a stale count skips
+        the message just committed; a stale cursor loses every conditional write on it), and a
+        turn that lost its commit reloads it to find the next free seqs."""
         try:
             item = self._ddb.get_item(
-                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}}
+                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                ConsistentRead=True,
             ).get("Item")
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "get session") from exc

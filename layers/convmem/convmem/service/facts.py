@@ -52,6 +52,9 @@ class FactsService:
         read, decrypted under the job's user (a job naming someone else's session learns
         nothing). Raises DependencyUnavailableError (the job goes back to the queue).
         """
+        # Both reads the job's range rests on are strongly consistent (the store says why): an
+        # eventually consistent one, right after the turn, could lack the message just committed
+        # and the cursor would then move past a message never read.
         state, _ = self._store.get_state(job.session_id)
         if state is None or state.owner != job.user_id:
             return FactsOutcome(job.user_id, 0)  # the session was forgotten, or is not theirs
