@@ -9,6 +9,7 @@ instead of lost, a facts job that does not end in the dead-letter queue."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 
 import pytest
@@ -16,11 +17,13 @@ from botocore.awsrequest import AWSResponse
 from convmem.adapters.dynamodb_store import BATCH_ATTEMPTS, DynamoDBStore
 from convmem.adapters.local_model import LocalModel
 from convmem.composition import aws_client, build_api, build_facts, build_fold
+from convmem.domain.models import FactCandidate
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
 from convmem.ports import FactsJob
 
-from tests.functional.conftest import scan_all
+from local.lambda_runtime import LambdaContext, load_module
+from tests.functional.conftest import load_event, scan_all
 from tests.functional.test_faults import SESSION, USER, _Raw, say
 
 Body = dict
@@ -240,3 +243,87 @@ def test_a_fold_job_right_after_its_turn_folds_instead_of_failing(aws, settings,
     outcome = build_fold(settings, clients={"dynamodb": ddb}, model=LocalModel()).fold(SESSION, USER, 14)
     assert outcome.cursor_after == 14
     assert covered_seqs(services.sessions.get_session(USER, SESSION).summary) == list(range(1, 15))
+
+
+# --- 6. The facts document's cap counts the bytes DynamoDB counts -------------------------------
+class KoreanFacts(LocalModel):
+    """Each message 'round N' restates 20 preferences in new Korean words (three UTF-8 bytes a
+    character): every round moves each fact's previous value into its history."""
+
+    def extract_facts(self, text: str) -> list[FactCandidate]:
+        n = int(text.split()[-1])
+        return [FactCandidate(key=f"preference.topic{k}", value=korean(n, k, 300), statement=korean(n, k, 400))
+                for k in range(20)]
+
+
+def korean(n: int, k: int, length: int) -> str:
+    rng = random.Random(n * 1000 + k)
+    words = ("".join(chr(0xAC00 + rng.randrange(11172)) for _ in range(4)) for _ in range(length))
+    return " ".join(words)[:length]
+
+
+def facts_handler(aws, settings, model):
+    template, resolver = aws
+    module, name = load_module(template, "FactsFunction", resolver)
+    module.service = lambda: build_facts(settings, model=model)
+    record = load_event("facts_job.json")["Records"][0]
+
+    def run(visitor_seq: int) -> dict:
+        r = json.loads(json.dumps(record))
+        r["body"] = json.dumps({"userId": USER, "sessionId": SESSION, "visitorSeq": visitor_seq})
+        return getattr(module, name)({"Records": [r]}, LambdaContext("FactsFunction"))
+
+    return run
+
+
+def stored_facts_item(aws, settings) -> dict:
+    template, resolver = aws
+    return next(i for i in scan_all(resolver) if i["PK"]["S"] == f"USER#{USER}" and i["SK"]["S"] == "FACTS")
+
+
+def dynamodb_item_bytes(item: dict) -> int:
+    """DynamoDB's own count for an item of strings, numbers and binaries: UTF-8 bytes of each name
+    and string, raw bytes of each binary, about one byte per two digits of a number, plus one."""
+    size = 0
+    for name, value in item.items():
+        ((kind, v),) = value.items()
+        size += len(name.encode()) + (len(v.encode()) if kind == "S" else len(v) if kind == "B" else len(v) // 2 + 2)
+    return size
+
+
+def test_korean_facts_with_history_stay_under_the_item_limit_instead_of_dead_lettering(aws, settings):
+    services = build_api(settings)
+    run = facts_handler(aws, settings, KoreanFacts())
+    rounds = 12
+    for n in range(1, rounds + 1):
+        turn = say(services, f"round {n}")
+        # Every job succeeds: none goes back to the queue, so none ends in the DLQ. Today the
+        # document passes its 300,000-character cap at ~110,000 characters (330 KB of Korean)
+        # - yet DynamoDB rejects the item past 400 KB, and from then every job of this user fails.
+        assert run(turn.visitor_seq) == {"batchItemFailures": []}, f"round {n}"
+    facts = services.facts.list_facts(USER)
+    # Every current value is the latest one said; the history lost only its oldest entries.
+    assert sorted(f.value for f in facts) == sorted(korean(rounds, k, 300) for k in range(20))
+    assert all(f.history and f.history[-1].value == korean(rounds - 1, k, 300)
+               for k, f in sorted((int(f.key.removeprefix("preference.topic")), f) for f in facts))
+    assert sum(len(f.history) for f in facts) < 20 * settings.fact_history_max
+    item = stored_facts_item(aws, settings)
+    assert dynamodb_item_bytes(item) <= 400 * 1024 - 50_000  # headroom under DynamoDB's 400 KB
+
+
+def test_korean_facts_that_alone_exceed_the_item_are_refused_not_dead_lettered(aws, settings):
+    class ManyKoreanFacts(LocalModel):
+        def extract_facts(self, text: str) -> list[FactCandidate]:
+            if "Minji" in text:
+                return super().extract_facts(text)
+            return [FactCandidate(key=f"preference.topic{k}", value=korean(1, k, 300), statement=korean(1, k, 400))
+                    for k in range(180)]  # ~450 KB of current values, 126,000 characters
+
+    services = build_api(settings)
+    run = facts_handler(aws, settings, ManyKoreanFacts())
+    assert run(say(services, "My name is Minji").visitor_seq) == {"batchItemFailures": []}
+    # The job ends (the new slots are refused, as past facts_max_per_user) instead of failing on
+    # every delivery into the DLQ; what the user's facts already held is untouched.
+    assert run(say(services, "round 1").visitor_seq) == {"batchItemFailures": []}
+    assert {f.key for f in services.facts.list_facts(USER)} == {"name"}
+    assert services.sessions.get_session(USER, SESSION).state.facts_through == 3
