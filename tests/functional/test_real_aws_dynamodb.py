@@ -298,8 +298,9 @@ def test_korean_facts_with_history_stay_under_the_item_limit_instead_of_dead_let
     for n in range(1, rounds + 1):
         turn = say(services, f"round {n}")
         # Every job succeeds: none goes back to the queue, so none ends in the DLQ. Today the
-        # document passes its 300,000-character cap at ~110,000 characters (330 KB of Korean)
-        # - yet DynamoDB rejects the item past 400 KB, and from then every job of this user fails.
+        # cap counts characters (300,000): by round 10 the document is ~170,000 characters, far
+        # under it, but over 400 KB of UTF-8 - DynamoDB refuses the item, and from then on every
+        # facts job of this user fails.
         assert run(turn.visitor_seq) == {"batchItemFailures": []}, f"round {n}"
     facts = services.facts.list_facts(USER)
     # Every current value is the latest one said; the history lost only its oldest entries.
