@@ -22,8 +22,10 @@ index has no single hot key), which the refresh removes.
 
 from __future__ import annotations
 
+import random
 import time
 import zlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,6 +48,18 @@ _THROTTLE_CODES = {
     "ThrottlingException",
     "RequestLimitExceeded",
 }
+# A lost race, not an outage (botocore retries neither): a condition another writer made false,
+# or another writer touching the same item at that moment - a transaction cancelled with reason
+# TransactionConflict, or TransactionConflictException for a single write while a transaction
+# holds the item (two turns of one session; a fold moving the cursor while a turn commits).
+_RACE_CODES = {"ConditionalCheckFailedException", "TransactionConflictException"}
+_RACE_REASONS = {"ConditionalCheckFailed", "TransactionConflict"}
+# Batch reads and writes whose keys DynamoDB left unprocessed (throttled partitions) are retried
+# after an exponential backoff with jitter, as DynamoDB asks: retried at once they meet the same
+# throttling. Bounded: a turn waits at most about 0.75 s of these sleeps before answering 503.
+BATCH_ATTEMPTS = 5
+_BACKOFF_BASE_SECONDS = 0.05
+_BACKOFF_CAP_SECONDS = 1.0
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 # Messages read beyond the window in the first page; a pending backlog larger than this
 # costs one more, exactly bounded, Query.
@@ -78,6 +92,22 @@ def _dependency_error(exc: Exception, what: str) -> Exception:
     return DependencyUnavailableError(f"DynamoDB is unavailable ({what}); retry shortly.", code="storage_unavailable")
 
 
+def _lost_race(exc: ClientError) -> bool:
+    """True when the write lost a race with another writer (the caller reloads and retries)."""
+    code = exc.response["Error"]["Code"]
+    if code == "TransactionCanceledException":
+        return any(r.get("Code") in _RACE_REASONS for r in exc.response.get("CancellationReasons", []))
+    return code in _RACE_CODES
+
+
+def backoff_seconds(retry: int) -> float:
+    """The sleep before the ``retry``-th retry (0 first): "equal jitter", a random point in the
+    upper half of an exponentially growing, capped interval, so sleeps spread out callers that
+    collided yet each is at least as long as the one before."""
+    ceiling = min(_BACKOFF_CAP_SECONDS, _BACKOFF_BASE_SECONDS * 2**retry)
+    return ceiling / 2 + random.uniform(0, ceiling / 2)
+
+
 def _to_message(item: dict[str, Any]) -> StoredMessage:
     return StoredMessage(
         seq=int(item["seq"]["N"]),
@@ -105,7 +135,10 @@ def _to_state(item: dict[str, Any]) -> tuple[SessionState, bytes | None]:
 class DynamoDBStore:
     """Store port on one DynamoDB table (low-level client: exact control of every request)."""
 
-    def __init__(self, table_name: str, client: Any | None = None, window: int = 12, due_shards: int = 4) -> None:
+    def __init__(
+        self, table_name: str, client: Any | None = None, window: int = 12, due_shards: int = 4,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         if client is None:
             import boto3
 
@@ -114,13 +147,14 @@ class DynamoDBStore:
         self._table = table_name
         self._window = window
         self._due_shards = due_shards
+        self._sleep = sleep
 
     def _conditional(self, operation: str, what: str, race: str, **kwargs: Any) -> None:
         """One conditional write: ConcurrentUpdateError (``race``) when its condition fails."""
         try:
             getattr(self._ddb, operation)(TableName=self._table, **kwargs)
         except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            if _lost_race(exc):
                 raise ConcurrentUpdateError(race) from exc
             raise _dependency_error(exc, what) from exc
         except BotoCoreError as exc:
@@ -149,20 +183,26 @@ class DynamoDBStore:
         messages = [_to_message(i) for i in items[1:] if int(i["seq"]["N"]) > cursor]
         oldest = messages[-1].seq if messages else state.message_count + 1
         if page.get("LastEvaluatedKey") and oldest > cursor + 1:
-            messages.extend(self._between(pk, cursor + 1, oldest - 1))
+            messages.extend(self._between(pk, cursor + 1, oldest - 1, consistent=False))
         messages.sort(key=lambda m: m.seq)
         return SessionSnapshot(state=state, messages=messages, summary_ciphertext=summary_ct)
 
     def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
-        """Messages with low <= seq <= high, ascending (every page)."""
-        return self._between(_session_pk(session_id), low, high)
+        """Messages with low <= seq <= high, ascending (every page), read consistently.
 
-    def _between(self, pk: str, low: int, high: int) -> list[StoredMessage]:
+        The fold and facts jobs call it right after the turn that committed ``high``: an
+        eventually consistent Query can still lack those rows, and the job would then fold a gap
+        (fold_gap, a failed job) or move the facts cursor past a message it never read (a fact
+        never learnt). A strongly consistent read sees every committed row."""
+        return self._between(_session_pk(session_id), low, high, consistent=True)
+
+    def _between(self, pk: str, low: int, high: int, *, consistent: bool) -> list[StoredMessage]:
         out: list[StoredMessage] = []
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "PK = :pk AND SK BETWEEN :lo AND :hi",
             "ExpressionAttributeValues": {":pk": {"S": pk}, ":lo": {"S": _msg_sk(low)}, ":hi": {"S": _msg_sk(high)}},
+            "ConsistentRead": consistent,
         }
         try:
             while True:
@@ -175,9 +215,14 @@ class DynamoDBStore:
             raise _dependency_error(exc, "load messages") from exc
 
     def get_state(self, session_id: str) -> tuple[SessionState | None, bytes | None]:
+        """The STATE item, read consistently: every caller decides on it right after a write.
+        The fold and facts jobs take their range from its count and cursors (a stale count skips
+        the message just committed; a stale cursor loses every conditional write on it), and a
+        turn that lost its commit reloads it to find the next free seqs."""
         try:
             item = self._ddb.get_item(
-                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}}
+                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                ConsistentRead=True,
             ).get("Item")
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "get session") from exc
@@ -287,10 +332,8 @@ class DynamoDBStore:
         try:
             self._ddb.transact_write_items(TransactItems=items)
         except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
-                reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
-                if "ConditionalCheckFailed" in reasons:
-                    raise ConcurrentUpdateError("The session changed while this turn ran.") from exc
+            if _lost_race(exc):
+                raise ConcurrentUpdateError("The session changed while this turn ran.") from exc
             raise _dependency_error(exc, "commit turn") from exc
         except BotoCoreError as exc:
             raise _dependency_error(exc, "commit turn") from exc
@@ -421,14 +464,18 @@ class DynamoDBStore:
 
     # --- the user's durable layers -------------------------------------------------------
     def load_user_memory(self, user_id: str) -> UserMemory:
-        """FACTS, PROFILE and the erasure marker in one BatchGetItem."""
+        """FACTS, PROFILE and the erasure marker in one BatchGetItem. Keys DynamoDB leaves
+        unprocessed are asked again after a jittered, growing backoff, BATCH_ATTEMPTS calls in
+        all (at most ~0.75 s of sleeps); then DependencyUnavailableError (storage_throttled)."""
         pk = {"S": _user_pk(user_id)}
         request: dict[str, Any] = {
             self._table: {"Keys": [{"PK": pk, "SK": {"S": sk}} for sk in (FACTS_SK, PROFILE_SK, ERASURE_SK)]}
         }
         items: list[dict[str, Any]] = []
         try:
-            for _ in range(5):
+            for attempt in range(BATCH_ATTEMPTS):
+                if attempt:
+                    self._sleep(backoff_seconds(attempt - 1))
                 page = self._ddb.batch_get_item(RequestItems=request)
                 items.extend(page.get("Responses", {}).get(self._table, []))
                 request = page.get("UnprocessedKeys") or {}
@@ -591,8 +638,10 @@ class DynamoDBStore:
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def _delete_keys(self, keys: list[dict[str, Any]], deadline: float) -> bool:
-        """BatchWriteItem deletes, 25 a request, unprocessed ones retried; False at the deadline."""
+        """BatchWriteItem deletes, 25 a request, unprocessed ones retried after a growing
+        backoff (uncapped in number: the deadline bounds it); False at the deadline."""
         pending = list(keys)
+        deferred = 0  # batches in a row with unprocessed items
         while pending:
             if time.monotonic() >= deadline:
                 return False
@@ -603,7 +652,10 @@ class DynamoDBStore:
             left = response.get("UnprocessedItems", {}).get(self._table, [])
             if left:
                 pending = [r["DeleteRequest"]["Key"] for r in left] + pending
-                time.sleep(0.05)
+                self._sleep(backoff_seconds(deferred))
+                deferred += 1
+            else:
+                deferred = 0
         return True
 
     def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Literal
 
 from convmem.domain import relevance, vectors
-from convmem.domain.models import Fact, FactCandidate, FactSource, FactVersion
+from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, FactVersion
 from convmem.domain.tokens import count_tokens
 
 _ALIASES = {
@@ -172,6 +172,35 @@ def merge(
         "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None,
     })
     return MergeResult(out, "updated", fact.id)
+
+
+def document_bytes(facts: Sequence[Fact]) -> int:
+    """Size of the facts document as it is encrypted: its JSON in UTF-8 bytes. DynamoDB's item
+    limit counts bytes, and Korean takes three a character, so characters undercount it."""
+    return len(FactSet(facts=list(facts)).model_dump_json().encode("utf-8"))
+
+
+def trim_history(facts: Sequence[Fact], max_bytes: int) -> list[Fact]:
+    """``facts`` with the oldest history entries, across all facts, dropped until the document
+    takes at most ``max_bytes`` (see document_bytes). Current values are never dropped, so the
+    result is larger than ``max_bytes`` when they alone are."""
+    size = document_bytes(facts)
+    if size <= max_bytes:
+        return list(facts)
+    oldest_first = sorted((v.source.at, i, j) for i, f in enumerate(facts) for j, v in enumerate(f.history))
+    dropped: set[tuple[int, int]] = set()
+    for _, i, j in oldest_first:
+        if size <= max_bytes:
+            break
+        # An entry's own JSON; the comma beside it is not subtracted, so the running size never
+        # falls below the real one and the result is within max_bytes whenever history allows.
+        size -= len(facts[i].history[j].model_dump_json().encode("utf-8"))
+        dropped.add((i, j))
+    return [
+        f.model_copy(update={"history": [v for j, v in enumerate(f.history) if (i, j) not in dropped]})
+        if any((i, j) in dropped for j in range(len(f.history))) else f
+        for i, f in enumerate(facts)
+    ]
 
 
 def searchable(fact: Fact) -> str:

@@ -16,11 +16,18 @@ from convmem.service.stored import MESSAGE_KIND, decrypt_facts, encrypt_facts
 from convmem.settings import Settings
 
 MAX_RACE_RETRIES = 8
-# The facts document stays far below DynamoDB's 400 KB item limit (ciphertext adds ~0.4 KB).
-MAX_DOCUMENT_BYTES = 300_000
+# Bytes of the stored facts ciphertext at most. DynamoDB refuses an item past 400 KB (409,600
+# bytes: UTF-8 bytes of every name and string, raw bytes of a binary), and a refused write fails
+# every later facts job of the user into the DLQ. The rest of the FACTS item is a few hundred
+# bytes: ~59 KB of headroom.
+MAX_DOCUMENT_BYTES = 350_000
 EMBEDDINGS_PER_JOB = 20
 # Messages one job examines at most; a longer backlog is finished by the session's next jobs.
 MAX_CATCH_UP = 40
+
+
+class _DocumentFullError(Exception):
+    """The facts' current values alone exceed MAX_DOCUMENT_BYTES (never leaves this module)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,9 @@ class FactsService:
         read, decrypted under the job's user (a job naming someone else's session learns
         nothing). Raises DependencyUnavailableError (the job goes back to the queue).
         """
+        # Both reads the job's range rests on are strongly consistent (the store says why): an
+        # eventually consistent one, right after the turn, could lack the message just committed
+        # and the cursor would then move past a message never read.
         state, _ = self._store.get_state(job.session_id)
         if state is None or state.owner != job.user_id:
             return FactsOutcome(job.user_id, 0)  # the session was forgotten, or is not theirs
@@ -108,6 +118,11 @@ class FactsService:
                 return tuple(actions)
             except ConcurrentUpdateError:
                 continue  # another job merged first: merge into what it wrote
+            except _DocumentFullError:
+                # The current values alone fill the item: this job's changes are refused (as
+                # new slots are past facts_max_per_user), the job ends, the stored facts stay.
+                logger.warning("facts document full", extra={"user_id": user_id, "facts": len(facts)})
+                return tuple("full" for _ in actions)
         raise DependencyUnavailableError("The user's facts kept changing under this merge; will retry.", code="facts_busy")
 
     def _with_embeddings(self, facts: list[Fact], embedded: dict[str, str]) -> list[Fact]:
@@ -123,17 +138,23 @@ class FactsService:
                 for f in facts]
 
     def _put(self, user_id: str, version: int, facts: list[Fact]) -> None:
-        document = FactSet(facts=facts)
-        while len(document.model_dump_json()) > MAX_DOCUMENT_BYTES and any(f.history for f in document.facts):
-            # Bound the item: the oldest history entry anywhere goes first (current values never).
-            oldest = min((f for f in document.facts if f.history), key=lambda f: f.history[0].source.at)
-            document = FactSet(facts=[
-                f.model_copy(update={"history": f.history[1:]}) if f.id == oldest.id else f for f in document.facts
-            ])
-            logger.warning("fact history trimmed", extra={"user_id": user_id})
+        """Write the document, its ciphertext within MAX_DOCUMENT_BYTES: the oldest history goes
+        first (current values never). _DocumentFullError when the current values alone exceed it."""
+        budget = MAX_DOCUMENT_BYTES  # of plaintext; less the encryption's own bytes once measured
+        for _ in range(3):
+            document = FactSet(facts=fact_merge.trim_history(facts, budget))
+            ciphertext = encrypt_facts(self._cipher, user_id, document)
+            if len(ciphertext) <= MAX_DOCUMENT_BYTES:
+                break
+            if not any(f.history for f in document.facts):
+                raise _DocumentFullError
+            budget -= len(ciphertext) - MAX_DOCUMENT_BYTES
+        else:
+            raise _DocumentFullError
+        if document.facts != facts:
+            logger.warning("fact history trimmed", extra={"user_id": user_id, "bytes": len(ciphertext)})
         self._store.put_facts(
-            user_id, expected_version=version, ciphertext=encrypt_facts(self._cipher, user_id, document),
-            count=len(document.facts), now=self._clock.now(),
+            user_id, expected_version=version, ciphertext=ciphertext, count=len(document.facts), now=self._clock.now(),
         )
 
     # --- the API -----------------------------------------------------------------------------

@@ -41,6 +41,8 @@ class FoldService:
         Raises DependencyUnavailableError (the job goes back to the queue).
         """
         start: int | None = None
+        # The state (cursor, count) and the messages to fold are read consistently (see the
+        # store): a stale cursor would lose every conditional write on it, stale messages a gap.
         for _ in range(MAX_RACE_RETRIES):
             state, summary_ct = self._store.get_state(session_id)
             if state is None or state.owner != user_id:
