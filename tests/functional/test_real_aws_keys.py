@@ -1,0 +1,95 @@
+"""What real AWS does to keys and erasure that moto never does (issue 14, items 7-9).
+
+- The Material Providers Library reads the key store with eventually consistent GetItems: right
+  after CreateKey a read can find no item (aws-cryptographic-material-providers-library PR 1637).
+- A turn or a background job in flight while DELETE /v1/me runs.
+- SQS FIFO drops a message whose deduplication id was sent in the last five minutes, even after
+  the first was consumed and deleted; moto forgets an id once its message is deleted.
+Each case answers chosen calls of the real boto3 clients at their HTTP layer (``Faults``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+import pytest
+from botocore.awsrequest import AWSResponse
+from convmem.composition import aws_client, build_api, build_erase, build_facts
+from convmem.errors import KeyDestroyedError
+from convmem.ports import FactsJob
+from convmem.service.turn import TurnInput
+
+from local.lambda_runtime import LambdaContext, load_module
+from tests.functional.conftest import load_event, scan_all
+from tests.functional.test_faults import Faults, _Raw
+
+USER, SESSION = "sample-user", "sample-session"
+
+
+class Answers(Faults):
+    """Faults that can also answer a call successfully with a chosen body (as AWS would), not only fail it."""
+
+    def answer(self, operation: str, body: dict, times: int = 1, when: Callable[[dict], bool] = lambda body: True) -> Answers:
+        self.rules.append({"operation": operation, "answer": body, "left": times, "when": when})
+        return self
+
+    def _send(self, request, event_name: str, **kw):
+        operation = event_name.rsplit(".", 1)[-1]
+        body = json.loads(request.body or b"{}") if request.body else {}
+        for rule in self.rules:
+            if "answer" in rule and rule["operation"] == operation and rule["left"] and rule["when"](body):
+                rule["left"] -= 1
+                self.injected += 1
+                request.url = "https://fault-injected.invalid/"  # moto must not act on it (see Faults)
+                return AWSResponse(request.url, 200, {}, _Raw(json.dumps(rule["answer"]).encode()))
+        return super()._send(request, event_name, **kw)
+
+
+def key_store_table(settings) -> Callable[[dict], bool]:
+    return lambda body: body.get("TableName") == settings.key_store_table_name
+
+
+@pytest.fixture()
+def clients():
+    return {name: aws_client(name) for name in ("dynamodb", "kms", "sqs", "secretsmanager")}
+
+
+# --- item 7: the key store's eventually consistent read right after CreateKey ----------------------
+def test_a_new_users_first_turn_survives_the_key_stores_stale_read(aws, settings, clients):
+    """The first GetItem finds no key (there is none), CreateKey writes it, and the read that
+    follows is answered from a replica that has not seen the write yet: no Item, as DynamoDB
+    answers an eventually consistent GetItem. The turn waits and reads again: 200, not 500."""
+    template, resolver = aws
+    module, name = load_module(template, "ApiFunction", resolver)
+    module.services = lambda: build_api(settings, clients=clients)
+    stale = Answers(clients["dynamodb"]).answer("GetItem", {}, times=2, when=key_store_table(settings))
+    out = getattr(module, name)(load_event("api_turn.json"), LambdaContext("ApiFunction"))
+    assert out["statusCode"] == 200, out["body"]
+    assert stale.injected == 2 and json.loads(out["body"])["visitorSeq"] == 1
+    assert build_api(settings).sessions.transcript(USER, SESSION).messages[0].text.startswith("Hi, my order number is A-1042")
+
+
+def test_another_instance_reading_a_just_created_key_waits_for_it(aws, settings, clients):
+    """The facts job runs on another instance a moment after the first turn: its read of the new
+    key's version finds no item once. The fact is learnt (before: the key counted as erased and
+    the job learnt nothing)."""
+    services = build_api(settings)
+    services.turns.take_turn(USER, SESSION, TurnInput(message="My name is Minji"))
+    stale = Answers(clients["dynamodb"]).answer("GetItem", {}, times=1, when=key_store_table(settings))
+    outcome = build_facts(settings, clients=clients).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=1))
+    assert stale.injected == 1 and outcome.candidates == 1
+    assert [f.key for f in services.facts.list_facts(USER)] == ["name"]
+
+
+def test_an_erased_key_is_not_waited_for(aws, settings, clients):
+    """Only a key that exists is read again: an erased user's ciphertext fails at once as erased."""
+    services = build_api(settings)
+    services.turns.take_turn(USER, SESSION, TurnInput(message="soon forgotten"))
+    ct = [i for i in scan_all(aws[1]) if i.get("SK", {}).get("S") == "MSG#0000000001"][0]["ct"]["B"]
+    build_erase(settings).erase(USER, inline_budget_s=0)
+    cipher = build_facts(settings, clients=clients)._cipher  # noqa: SLF001 - a fresh instance's cipher
+    started = time.monotonic()
+    with pytest.raises(KeyDestroyedError):
+        cipher.decrypt(bytes(ct), user_id=USER, session_id=SESSION, kind="message", ref="1")
+    assert time.monotonic() - started < 0.5
