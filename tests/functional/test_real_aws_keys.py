@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 import pytest
 from botocore.awsrequest import AWSResponse
-from convmem.composition import aws_client, build_api, build_erase, build_facts
-from convmem.errors import KeyDestroyedError
+from convmem.adapters.local_model import LocalModel
+from convmem.composition import aws_client, build_api, build_erase, build_facts, build_fold, build_profile
+from convmem.errors import ErasureInProgressError, KeyDestroyedError
 from convmem.ports import FactsJob
 from convmem.service.turn import TurnInput
 
@@ -93,3 +94,109 @@ def test_an_erased_key_is_not_waited_for(aws, settings, clients):
     with pytest.raises(KeyDestroyedError):
         cipher.decrypt(bytes(ct), user_id=USER, session_id=SESSION, kind="message", ref="1")
     assert time.monotonic() - started < 0.5
+
+
+# --- item 8: a turn or a job in flight while DELETE /v1/me runs -------------------------------------
+class ErasedMeanwhile(LocalModel):
+    """A model call during which the user's erasure runs on another instance (``budget_s`` of
+    inline deletion: 5 finishes it, 0 leaves the items to the erasure queue)."""
+
+    def __init__(self, settings, budget_s: float) -> None:
+        super().__init__()
+        self._erase = lambda: build_erase(settings).erase(USER, inline_budget_s=budget_s)
+
+    def reply(self, request):
+        self._erase()
+        return super().reply(request)
+
+    def fold_summary(self, old, messages, cap):
+        self._erase()
+        return super().fold_summary(old, messages, cap)
+
+    def extract_facts(self, visitor_message):
+        self._erase()
+        return super().extract_facts(visitor_message)
+
+    def write_profile(self, old, visitor_messages, cap):
+        self._erase()
+        return super().write_profile(old, visitor_messages, cap)
+
+
+def branch_key_items(resolver) -> list[dict]:
+    return [i for i in scan_all(resolver) if i.get("branch-key-id", {}).get("S") == f"user:{USER}"]
+
+
+def user_sort_keys(resolver) -> list[str]:
+    """Every item left of the user: their USER# items and the items of sessions they own."""
+    items = scan_all(resolver)
+    sessions = {i["PK"]["S"] for i in items if i.get("owner", {}).get("S") == USER}
+    return sorted(i["SK"]["S"] for i in items if "PK" in i and (i["PK"]["S"] == f"USER#{USER}" or i["PK"]["S"] in sessions))
+
+
+@pytest.mark.parametrize("session", [
+    SESSION,  # this instance read the history: it holds the user's key when the erasure destroys it
+    "a-new-session",  # nothing read: this instance never held the key, its commit would need a new one
+])
+def test_a_turn_in_flight_when_the_erasure_starts_writes_nothing_and_makes_no_key(aws, settings, session):
+    template, resolver = aws
+    build_api(settings).turns.take_turn(USER, SESSION, TurnInput(message="My name is Minji"))
+    instance = build_api(settings)  # another Lambda instance, its turn under way when DELETE /v1/me comes
+    instance.turns._model = ErasedMeanwhile(settings, budget_s=5)  # noqa: SLF001
+    with pytest.raises(ErasureInProgressError):
+        instance.turns.take_turn(USER, session, TurnInput(message="this must not outlive the erasure", clientTurnId="ct-1"))
+    assert user_sort_keys(resolver) == ["ERASURE"]  # no message, no session, no turn record after "erased"
+    assert branch_key_items(resolver) == []  # and no new key that could read anything
+
+
+def test_an_erasure_starting_while_a_new_users_key_is_created_destroys_that_key(aws, settings):
+    """The marker is read before CreateKey (no erasure yet), the erasure marks and destroys while
+    the key is being created: the key made in between is destroyed again, nothing is committed."""
+    template, resolver = aws
+    services = build_api(settings)
+    cipher = services.turns._cipher  # noqa: SLF001
+    create = cipher.create_user_key
+
+    def erasure_overtakes(user_id):
+        build_erase(settings).erase(user_id, inline_budget_s=5)
+        create(user_id)
+
+    cipher.create_user_key = erasure_overtakes
+    with pytest.raises(ErasureInProgressError):
+        services.turns.take_turn(USER, SESSION, TurnInput(message="my very first words"))
+    assert branch_key_items(resolver) == [] and user_sort_keys(resolver) == ["ERASURE"]
+
+
+def test_a_fold_in_flight_when_the_erasure_starts_writes_no_summary(aws, settings):
+    template, resolver = aws
+    services = build_api(settings)
+    for i in range(8):
+        services.turns.take_turn(USER, SESSION, TurnInput(message=f"order question {i} about ZX-{i}"))
+    fold = build_fold(settings, model=ErasedMeanwhile(settings, budget_s=0))  # items left to the queue
+    outcome = fold.fold(SESSION, USER, 4)
+    state = [i for i in scan_all(resolver) if i.get("PK", {}).get("S") == f"SESSION#{SESSION}" and i["SK"]["S"] == "STATE"][0]
+    assert outcome.cursor_after == 0 and "summaryCt" not in state and state["cursor"]["N"] == "0"
+
+
+def test_a_facts_job_in_flight_when_the_erasure_starts_leaves_no_facts_document(aws, settings):
+    template, resolver = aws
+    build_api(settings).turns.take_turn(USER, SESSION, TurnInput(message="My name is Minji and I live in Busan"))
+    facts = build_facts(settings, model=ErasedMeanwhile(settings, budget_s=5))
+    outcome = facts.process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=1))
+    assert outcome.candidates == 0 and user_sort_keys(resolver) == ["ERASURE"]
+
+
+def test_a_profile_refresh_in_flight_when_the_erasure_starts_writes_no_profile(aws, settings):
+    template, resolver = aws
+    services = build_api(settings)
+    services.turns.take_turn(USER, SESSION, TurnInput(message="Hello, I write in English"))
+    build_facts(settings).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=1))  # makes the user due
+    due = build_profile(settings).refresh_due()
+    assert due.refreshed == 1
+    before = [i for i in scan_all(resolver) if i.get("SK", {}).get("S") == "PROFILE"][0]
+    services.turns.take_turn(USER, SESSION, TurnInput(message="Another message"))
+    build_facts(settings).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=3))
+    user = [u for u in build_profile(settings)._store.due_users(10)][0]  # noqa: SLF001
+    with pytest.raises(ErasureInProgressError):
+        build_profile(settings, model=ErasedMeanwhile(settings, budget_s=0)).refresh(user)
+    after = [i for i in scan_all(resolver) if i.get("SK", {}).get("S") == "PROFILE"][0]
+    assert after["profileCt"] == before["profileCt"]
