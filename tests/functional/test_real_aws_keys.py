@@ -9,10 +9,15 @@ Each case answers chosen calls of the real boto3 clients at their HTTP layer (``
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+import boto3
 import pytest
 from botocore.awsrequest import AWSResponse
 from convmem.adapters.local_model import LocalModel
@@ -22,6 +27,7 @@ from convmem.ports import FactsJob
 from convmem.service.turn import TurnInput
 
 from local.lambda_runtime import LambdaContext, load_module
+from local.pollers import EventSource, QueuePoller
 from tests.functional.conftest import load_event, scan_all
 from tests.functional.test_faults import Faults, _Raw
 
@@ -200,3 +206,95 @@ def test_a_profile_refresh_in_flight_when_the_erasure_starts_writes_no_profile(a
         build_profile(settings, model=ErasedMeanwhile(settings, budget_s=0)).refresh(user)
     after = [i for i in scan_all(resolver) if i.get("SK", {}).get("S") == "PROFILE"][0]
     assert after["profileCt"] == before["profileCt"]
+
+
+# --- item 9: SQS FIFO deduplication of the erase jobs ------------------------------------------------
+class FifoDedup:
+    """SQS FIFO deduplication as AWS documents it: a SendMessage whose deduplication id the queue
+    saw in the last five minutes is accepted (200, a MessageId) and never delivered - "Amazon SQS
+    continues tracking the deduplication ID even after the message has been received and
+    deleted" (FIFO key terms). moto forgets an id once its message is deleted."""
+
+    WINDOW_S = 300
+
+    def __init__(self, client) -> None:
+        self.seen: dict[tuple[str, str], float] = {}
+        self.dropped = 0
+        client.meta.events.register_first("before-send.sqs.SendMessage", self._send)
+
+    def _send(self, request, **_kw):
+        body = json.loads(request.body)
+        key, now = (body["QueueUrl"], body["MessageDeduplicationId"]), time.monotonic()
+        if now - self.seen.get(key, -1e9) >= self.WINDOW_S:
+            self.seen[key] = now
+            return None  # delivered
+        self.dropped += 1
+        request.url = "https://fault-injected.invalid/"  # moto must not enqueue it (see Faults)
+        answer = {"MessageId": uuid.uuid4().hex, "MD5OfMessageBody": hashlib.md5(body["MessageBody"].encode()).hexdigest()}
+        return AWSResponse(request.url, 200, {}, _Raw(json.dumps(answer).encode()))
+
+
+@dataclass
+class EraseQueue:
+    """The erase function on its queue; it and every erasure send through one SQS client whose
+    queue deduplicates as SQS does."""
+
+    settings: Any
+    sqs: Any
+    dedup: FifoDedup
+    function: Callable[[dict, Any], dict]
+    poller: QueuePoller
+
+    def erase(self) -> None:
+        """DELETE /v1/me with nothing fitting inline: all goes to the queue."""
+        build_erase(self.settings, clients={"sqs": self.sqs}).erase(USER, inline_budget_s=0)
+
+    def drain(self) -> int:
+        return sum(self.poller.poll_once() for _ in range(4))
+
+
+@pytest.fixture()
+def erase_queue(aws, api_env, settings) -> EraseQueue:
+    template, resolver = aws
+    sqs = aws_client("sqs")
+    module, name = load_module(template, "EraseFunction", resolver)
+    module.service = lambda: build_erase(settings, clients={"sqs": sqs})
+    function = getattr(module, name)
+    poller = QueuePoller(EventSource("EraseFunction", "EraseQueue", 1), resolver, function, sqs)
+    return EraseQueue(settings, sqs, FifoDedup(sqs), function, poller)
+
+
+def new_life(settings) -> None:
+    """The erasure marker's wait has passed (as in test_privacy): the same user id lives again."""
+    boto3.client("dynamodb").update_item(
+        TableName=settings.table_name, Key={"PK": {"S": f"USER#{USER}"}, "SK": {"S": "ERASURE"}},
+        UpdateExpression="SET #u = :past", ExpressionAttributeNames={"#u": "until"},
+        ExpressionAttributeValues={":past": {"S": "2000-01-01T00:00:00.000Z"}})
+
+
+def test_a_second_erasure_within_five_minutes_is_not_dropped_by_fifo_deduplication(aws, settings, erase_queue):
+    template, resolver = aws
+    services = build_api(settings)
+    services.turns.take_turn(USER, SESSION, TurnInput(message="first life"))
+    erase_queue.erase()
+    assert erase_queue.drain() == 1 and user_sort_keys(resolver) == ["ERASURE"]
+
+    new_life(settings)
+    services.turns.take_turn(USER, "second-life", TurnInput(message="second life, also to be forgotten"))
+    assert "MSG#0000000001" in user_sort_keys(resolver)
+    erase_queue.erase()  # the same user, a minute later
+    assert erase_queue.drain() == 1, "the second erasure's job never arrived"
+    assert erase_queue.dedup.dropped == 0 and user_sort_keys(resolver) == ["ERASURE"]
+
+
+def test_a_redelivered_erase_job_enqueues_its_remainder_once(aws, settings, erase_queue):
+    """Within one erasure the attempt still deduplicates: a job delivered twice (SQS delivers at
+    least once) that runs out of time both times sends its next attempt once."""
+    template, resolver = aws
+    build_api(settings).turns.take_turn(USER, SESSION, TurnInput(message="to be forgotten"))
+    event = load_event("erase_job.json")
+    for _ in range(2):  # the same record twice; 5 s left is the function's reserve: no time to delete
+        assert erase_queue.function(event, LambdaContext("EraseFunction", timeout_s=5)) == {"batchItemFailures": []}
+    assert erase_queue.dedup.dropped == 1
+    jobs = erase_queue.sqs.receive_message(QueueUrl=resolver.refs["EraseQueue"], MaxNumberOfMessages=10)["Messages"]
+    assert [json.loads(j["Body"])["attempt"] for j in jobs] == [2]

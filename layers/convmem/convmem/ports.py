@@ -220,8 +220,8 @@ class Jobs(Protocol):
     def send_facts(self, job: FactsJob) -> None:
         """Enqueue a facts job (FIFO, grouped by user, deduplicated by session and seq)."""
 
-    def send_erase(self, user_id: str, attempt: int) -> None:
-        """Enqueue (the rest of) an erasure (FIFO, grouped by user)."""
+    def send_erase(self, user_id: str, erasure_id: str, attempt: int) -> None:
+        """Enqueue (the rest of) an erasure (FIFO, grouped by user, deduplicated by erasure and attempt)."""
 
 
 class Secrets(Protocol):
