@@ -553,13 +553,13 @@ class DynamoDBStore:
         try:
             self._write_unless_erasing(user_id, now, update(
                 "SET profileCt = :ct, refreshedAt = :now REMOVE dueShard", "activeAt = :seen",
-                {":seen": {"S": _iso(active_at)}}), "put profile", "The user was active again.")
+                {":seen": {"S": _iso(active_at)}}), "put profile", "The user was active again while the profile was written.")
         except ConcurrentUpdateError:
             # Active again while the profile was written: store it, and stay due for the next
             # run - unless the item is gone (erased meanwhile: nothing to revive).
             try:
                 self._write_unless_erasing(user_id, now, update(
-                    "SET profileCt = :ct, refreshedAt = :now", "attribute_exists(PK)", {}), "put profile", "Gone.")
+                    "SET profileCt = :ct, refreshedAt = :now", "attribute_exists(PK)", {}), "put profile", "The profile item is gone.")
             except ConcurrentUpdateError:
                 pass
 
