@@ -30,7 +30,10 @@ def service() -> ForgetService:
 
 def handle(record: SQSRecord, deadline: float) -> None:
     job = json.loads(record.body)
-    done = service().continue_erasure(job["userId"], deadline, attempt=int(job.get("attempt", 1)))
+    done = service().continue_erasure(
+        # A job sent before erasures had ids names none: "" keeps its remainder's dedup id stable.
+        job["userId"], deadline, attempt=int(job.get("attempt", 1)), erasure_id=str(job.get("erasureId", "")),
+    )
     logger.info("erasure", extra={"user_id": job["userId"], "done": done})
 
 

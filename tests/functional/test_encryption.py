@@ -5,6 +5,7 @@ from __future__ import annotations
 import boto3
 import pytest
 from convmem.adapters.encryption import DecryptionError, HierarchicalCipher
+from convmem.errors import KeyDestroyedError
 
 
 @pytest.fixture()
@@ -105,7 +106,7 @@ def test_erasure_makes_this_instance_forget_the_users_texts(make_cipher):
     other = cipher.encrypt("keep me", user_id="bob", session_id="s-2", kind="message", ref="1")
     assert cipher.decrypt(ct, **CTX) == "forget me"
     cipher.destroy_user_key("alice")
-    with pytest.raises(DecryptionError):
+    with pytest.raises(KeyDestroyedError):  # erased, told apart from a tampered item
         cipher.decrypt(ct, **CTX)
     assert cipher.decrypt(other, user_id="bob", session_id="s-2", kind="message", ref="1") == "keep me"
 

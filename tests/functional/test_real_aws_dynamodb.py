@@ -147,12 +147,15 @@ def test_a_commit_that_keeps_conflicting_is_session_busy_and_writes_nothing(aws,
 
 
 def test_a_fold_whose_cursor_write_meets_a_commit_in_flight_still_folds(aws, settings, clients):
-    # A single UpdateItem on an item a transaction holds fails with TransactionConflictException
-    # (botocore does not retry it): the fold reloads and writes again instead of failing the job.
+    # The cursor write (a transaction: erasure check + STATE update) meets a commit holding STATE:
+    # cancelled with TransactionConflict on the STATE item. The fold reloads and writes again
+    # instead of failing the job.
     services = build_api(settings)
     for i in range(8):
         say(services, f"turn {i} order ZX-{100 + i}")
-    layer = AwsAnswers(clients["dynamodb"]).error("UpdateItem", "TransactionConflictException", times=1)
+    cancelled = {"CancellationReasons": [{"Code": "None"}, {"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"}],
+                 "Message": "Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]"}
+    layer = AwsAnswers(clients["dynamodb"]).error("TransactWriteItems", "TransactionCanceledException", times=1, **cancelled)
     outcome = build_fold(settings, clients=clients, model=LocalModel()).fold(SESSION, USER, 4)
     assert layer.answered == 1 and outcome.cursor_after == 4
     assert covered_seqs(services.sessions.get_session(USER, SESSION).summary) == [1, 2, 3, 4]

@@ -12,6 +12,7 @@ from convmem.adapters.local_model import LocalModel
 from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.errors import ConvmemError
+from convmem.ports import erasure_blocks
 from convmem.service.auth import AuthService
 from convmem.service.export import ExportService
 from convmem.service.facts import FactsService
@@ -82,12 +83,15 @@ def _client(clients: dict[str, Any], name: str) -> Any:
 def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[DynamoDBStore, HierarchicalCipher]:
     ddb = _client(clients, "dynamodb")
     store = DynamoDBStore(settings.table_name, ddb, window=settings.window_messages, due_shards=settings.profile_due_shards)
+    clock = SystemClock()
     cipher = HierarchicalCipher(
         kms_key_arn=settings.kms_key_arn,
         key_store_table=settings.key_store_table_name,
         ddb_client=ddb,
         kms_client=_client(clients, "kms"),
         cache_ttl_seconds=settings.key_cache_ttl_seconds,
+        # Never a new branch key for a user under erasure (the marker, read consistently).
+        may_create_key=lambda user_id: not erasure_blocks(*store.get_erasure(user_id), clock.now()),
     )
     return store, cipher
 

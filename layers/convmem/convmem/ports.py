@@ -97,8 +97,11 @@ class Store(Protocol):
     def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
         """Messages with low <= seq <= high, ascending."""
 
-    def advance_summary(self, session_id: str, *, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime) -> None:
-        """Move the cursor from ``old_cursor`` to ``new_cursor`` with the new summary; ConcurrentUpdateError if it moved."""
+    def advance_summary(
+        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime
+    ) -> None:
+        """Move the cursor from ``old_cursor`` to ``new_cursor`` with the new summary; ConcurrentUpdateError if it moved,
+        ErasureInProgressError if the user is being erased (as put_facts and put_profile, and commit_turn)."""
 
     def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
         """The user's sessions, most recently updated first."""
@@ -223,8 +226,8 @@ class Jobs(Protocol):
     def send_facts(self, job: FactsJob) -> None:
         """Enqueue a facts job (FIFO, grouped by user, deduplicated by session and seq)."""
 
-    def send_erase(self, user_id: str, attempt: int) -> None:
-        """Enqueue (the rest of) an erasure (FIFO, grouped by user)."""
+    def send_erase(self, user_id: str, erasure_id: str, attempt: int) -> None:
+        """Enqueue (the rest of) an erasure (FIFO, grouped by user, deduplicated by erasure and attempt)."""
 
 
 class Secrets(Protocol):

@@ -13,6 +13,10 @@
 The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = USER#<uid>,
 ``updatedAt``), so listing is one Query, newest first, with no index item to keep in step.
 
+Every write of a user's data (the turn's commit, the fold's summary, the facts document, the
+profile) is one transaction with a ConditionCheck on the user's ERASURE item: nothing written
+in flight while DELETE /v1/me starts can land after it (ErasureInProgressError instead).
+
 A user's facts are one encrypted document with a version: a merge is one conditional write,
 so concurrent or repeated facts jobs can never leave two current facts in one slot, and a
 turn reads every fact with one item and one decryption. The ``ProfileDue`` GSI is sparse: only
@@ -32,7 +36,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from convmem.domain.models import SessionState, SessionSummary
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, ErasureInProgressError
 from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, UserMemory
 
 STATE_SK = "STATE"
@@ -96,7 +100,7 @@ def _lost_race(exc: ClientError) -> bool:
     """True when the write lost a race with another writer (the caller reloads and retries)."""
     code = exc.response["Error"]["Code"]
     if code == "TransactionCanceledException":
-        return any(r.get("Code") in _RACE_REASONS for r in exc.response.get("CancellationReasons", []))
+        return bool(_RACE_REASONS & set(_reasons(exc)))
     return code in _RACE_CODES
 
 
@@ -106,6 +110,20 @@ def backoff_seconds(retry: int) -> float:
     collided yet each is at least as long as the one before."""
     ceiling = min(_BACKOFF_CAP_SECONDS, _BACKOFF_BASE_SECONDS * 2**retry)
     return ceiling / 2 + random.uniform(0, ceiling / 2)
+
+
+def _reasons(exc: ClientError) -> list[str | None]:
+    """The cancellation reason of each item of a cancelled transaction, in order."""
+    return [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
+
+
+def _erasure_refused(exc: ClientError) -> bool:
+    """A transaction whose first item, the erasure ConditionCheck, failed: the user is being erased."""
+    return exc.response["Error"]["Code"] == "TransactionCanceledException" and _reasons(exc)[:1] == ["ConditionalCheckFailed"]
+
+
+def _erasing() -> ErasureInProgressError:
+    return ErasureInProgressError("This user's data is being erased; a new conversation can start in a minute.")
 
 
 def _to_message(item: dict[str, Any]) -> StoredMessage:
@@ -154,6 +172,34 @@ class DynamoDBStore:
         try:
             getattr(self._ddb, operation)(TableName=self._table, **kwargs)
         except ClientError as exc:
+            if _lost_race(exc):
+                raise ConcurrentUpdateError(race) from exc
+            raise _dependency_error(exc, what) from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, what) from exc
+
+    def _erasure_check(self, user_id: str, now: datetime) -> dict[str, Any]:
+        """A ConditionCheck that the user's erasure marker does not block writes at ``now``
+        (the same rule as ports.erasure_blocks: no marker, or erased and ``until`` passed)."""
+        return {
+            "ConditionCheck": {
+                "TableName": self._table,
+                "Key": {"PK": {"S": _user_pk(user_id)}, "SK": {"S": ERASURE_SK}},
+                "ConditionExpression": "attribute_not_exists(PK) OR (#st <> :erasing AND #until <= :now)",
+                "ExpressionAttributeNames": {"#st": "state", "#until": "until"},
+                "ExpressionAttributeValues": {":erasing": {"S": "erasing"}, ":now": {"S": _iso(now)}},
+            }
+        }
+
+    def _write_unless_erasing(self, user_id: str, now: datetime, write: dict[str, Any], what: str, race: str) -> None:
+        """One conditional write (a TransactItems entry) together with the erasure check.
+        ErasureInProgressError when the user is being erased; ConcurrentUpdateError (``race``)
+        when the write's own condition fails or another write held the item at that moment."""
+        try:
+            self._ddb.transact_write_items(TransactItems=[self._erasure_check(user_id, now), write])
+        except ClientError as exc:
+            if _erasure_refused(exc):
+                raise _erasing() from exc
             if _lost_race(exc):
                 raise ConcurrentUpdateError(race) from exc
             raise _dependency_error(exc, what) from exc
@@ -326,39 +372,47 @@ class DynamoDBStore:
                 },
             }
         }
-        items: list[dict[str, Any]] = [*puts, state_update]
+        # The erasure check first: its index tells an erasure from a lost race when cancelled.
+        items: list[dict[str, Any]] = [self._erasure_check(user_id, now), *puts, state_update]
         if client_turn_id is not None:
             items.append(self._complete_claim(user_id, session_id, client_turn_id, response_ciphertext or b"", now))
         try:
             self._ddb.transact_write_items(TransactItems=items)
         except ClientError as exc:
+            if _erasure_refused(exc):
+                raise _erasing() from exc
             if _lost_race(exc):
                 raise ConcurrentUpdateError("The session changed while this turn ran.") from exc
             raise _dependency_error(exc, "commit turn") from exc
         except BotoCoreError as exc:
             raise _dependency_error(exc, "commit turn") from exc
 
-    def advance_summary(self, session_id: str, *, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime) -> None:
-        """Write the new summary and cursor only if the cursor is still ``old_cursor``.
+    def advance_summary(
+        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime
+    ) -> None:
+        """Write the new summary and cursor only if the cursor is still ``old_cursor`` and the
+        user is not being erased.
 
         Raises ConcurrentUpdateError when another fold moved it first (the cursor never moves
-        back and never skips: it only moves from the value this fold read).
+        back and never skips: it only moves from the value this fold read), ErasureInProgressError.
         """
         if new_cursor <= old_cursor:
             raise ValueError("the cursor only moves forward")
-        self._conditional(
-            "update_item", "advance summary", "The summary cursor moved while this fold ran.",
-            Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
-            UpdateExpression="SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
-            ConditionExpression="#cursor = :old AND messageCount >= :new",
-            ExpressionAttributeNames={"#cursor": "cursor"},
-            ExpressionAttributeValues={
-                ":new": {"N": str(new_cursor)},
-                ":old": {"N": str(old_cursor)},
-                ":ct": {"B": summary_ciphertext},
-                ":now": {"S": _iso(now)},
-            },
-        )
+        self._write_unless_erasing(user_id, now, {
+            "Update": {
+                "TableName": self._table,
+                "Key": {"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                "UpdateExpression": "SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
+                "ConditionExpression": "#cursor = :old AND messageCount >= :new",
+                "ExpressionAttributeNames": {"#cursor": "cursor"},
+                "ExpressionAttributeValues": {
+                    ":new": {"N": str(new_cursor)},
+                    ":old": {"N": str(old_cursor)},
+                    ":ct": {"B": summary_ciphertext},
+                    ":now": {"S": _iso(now)},
+                },
+            }
+        }, "advance summary", "The summary cursor moved while this fold ran.")
 
     # --- idempotency -------------------------------------------------------------------
     @staticmethod
@@ -528,14 +582,16 @@ class DynamoDBStore:
         else:
             condition = {"ConditionExpression": "version = :expected",
                          "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}}}
-        self._conditional(
-            "put_item", "put facts", "The user's facts changed while this merge ran.",
-            Item={
-                "PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}, "version": {"N": str(expected_version + 1)},
-                "count": {"N": str(count)}, "ct": {"B": ciphertext}, "updatedAt": {"S": _iso(now)},
-            },
-            **condition,
-        )
+        self._write_unless_erasing(user_id, now, {
+            "Put": {
+                "TableName": self._table,
+                "Item": {
+                    "PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}, "version": {"N": str(expected_version + 1)},
+                    "count": {"N": str(count)}, "ct": {"B": ciphertext}, "updatedAt": {"S": _iso(now)},
+                },
+                **condition,
+            }
+        }, "put facts", "The user's facts changed while this merge ran.")
 
     def _due_shard(self, user_id: str) -> str:
         return f"DUE#{zlib.crc32(user_id.encode('utf-8')) % self._due_shards}"
@@ -566,31 +622,28 @@ class DynamoDBStore:
         return sorted(out, key=lambda d: d.active_at)[:limit]
 
     def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
-        key = {"PK": {"S": _user_pk(user_id)}, "SK": {"S": PROFILE_SK}}
+        """Raises ErasureInProgressError when the user is being erased (nothing written)."""
         values = {":ct": {"B": ciphertext}, ":now": {"S": _iso(now)}}
+
+        def update(expression: str, condition: str, extra: dict[str, Any]) -> dict[str, Any]:
+            return {"Update": {
+                "TableName": self._table, "Key": {"PK": {"S": _user_pk(user_id)}, "SK": {"S": PROFILE_SK}},
+                "UpdateExpression": expression, "ConditionExpression": condition,
+                "ExpressionAttributeValues": {**values, **extra},
+            }}
+
         try:
+            self._write_unless_erasing(user_id, now, update(
+                "SET profileCt = :ct, refreshedAt = :now REMOVE dueShard", "activeAt = :seen",
+                {":seen": {"S": _iso(active_at)}}), "put profile", "The user was active again while the profile was written.")
+        except ConcurrentUpdateError:
+            # Active again while the profile was written: store it, and stay due for the next
+            # run - unless the item is gone (erased meanwhile: nothing to revive).
             try:
-                self._ddb.update_item(
-                    TableName=self._table, Key=key,
-                    UpdateExpression="SET profileCt = :ct, refreshedAt = :now REMOVE dueShard",
-                    ConditionExpression="activeAt = :seen",
-                    ExpressionAttributeValues={**values, ":seen": {"S": _iso(active_at)}},
-                )
-            except ClientError as exc:
-                if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                    raise
-                # Active again while the profile was written: store it, and stay due for the next
-                # run - unless the user was erased meanwhile (the item is gone: nothing to revive).
-                try:
-                    self._ddb.update_item(
-                        TableName=self._table, Key=key, UpdateExpression="SET profileCt = :ct, refreshedAt = :now",
-                        ConditionExpression="attribute_exists(PK)", ExpressionAttributeValues=values,
-                    )
-                except ClientError as again:
-                    if again.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                        raise
-        except (ClientError, BotoCoreError) as exc:
-            raise _dependency_error(exc, "put profile") from exc
+                self._write_unless_erasing(user_id, now, update(
+                    "SET profileCt = :ct, refreshedAt = :now", "attribute_exists(PK)", {}), "put profile", "The profile item is gone.")
+            except ConcurrentUpdateError:
+                pass
 
     def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
         try:
@@ -695,7 +748,8 @@ class DynamoDBStore:
     def get_erasure(self, user_id: str) -> tuple[str | None, datetime | None]:
         try:
             item = self._ddb.get_item(
-                TableName=self._table, Key={"PK": {"S": _user_pk(user_id)}, "SK": {"S": ERASURE_SK}}
+                TableName=self._table, Key={"PK": {"S": _user_pk(user_id)}, "SK": {"S": ERASURE_SK}},
+                ConsistentRead=True,  # a marker written a moment ago must be seen (it may refuse a new key)
             ).get("Item")
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "get erasure") from exc

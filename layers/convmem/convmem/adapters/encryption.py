@@ -8,18 +8,31 @@ branch-key material for ``ttl_seconds``, so a warm turn makes no KMS and no key-
 The suite is AES-256-GCM with HKDF-SHA512 and key commitment, without signatures: reader and
 writer are the same service, and signing would cost ~1 ms and ~200 bytes a message.
 
+The key store is read by the Material Providers Library with eventually consistent GetItems
+(its PR 1637): right after CreateKey, or right after another instance created the key, a read
+may find no item. A key known to exist is read again with a jittered backoff for ``key_wait_s``;
+a key that is really gone (erased) fails at once.
+
+A user under erasure never gets a new key: ``may_create_key`` (the erasure marker, read
+consistently) is asked before CreateKey and again after it; a key created while an erasure
+began is destroyed again (the erasure marks before it destroys, so one of the two sees it).
+
 The heavy imports (the SDK and the MPL cost 0.3-0.65 s) happen on first use, not at import.
 """
 
 from __future__ import annotations
 
 import hashlib
+import random
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from convmem.errors import DependencyUnavailableError, KeyDestroyedError, KeyNotFoundError
+from convmem.errors import DependencyUnavailableError, ErasureInProgressError, KeyDestroyedError, KeyNotFoundError
+
+T = TypeVar("T")
 
 CONTEXT_PREFIX = "convmem:"
 
@@ -31,9 +44,14 @@ class DecryptionError(DependencyUnavailableError):
 
 
 def _missing_key(exc: Exception) -> bool:
-    """Whether the SDK failed because the key store has no such branch key (version)."""
-    text = str(exc)
+    """Whether the SDK failed because the key store has no such branch key (version). On decrypt
+    the key store's error is nested in the keyring's CollectionOfErrors, which only repr shows."""
+    text = repr(exc)
     return "No item found" in text or "not found" in text.lower()
+
+
+def _erasing() -> ErasureInProgressError:
+    return ErasureInProgressError("This user's data is being erased; a new conversation can start in a minute.")
 
 
 def branch_key_id(user_id: str) -> str:
@@ -77,6 +95,9 @@ class HierarchicalCipher:
         cache_ttl_seconds: int = 60,
         cache_entries: int = 1000,
         text_cache_entries: int = 2048,
+        may_create_key: Callable[[str], bool] | None = None,
+        key_wait_s: float = 2.0,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._kms_key_arn = kms_key_arn
         self._key_store_table = key_store_table
@@ -92,6 +113,9 @@ class HierarchicalCipher:
         # bound on other instances stays the same; this instance forgets the user on erasure.
         self._texts: OrderedDict[tuple[bytes, tuple[str, ...]], tuple[float, str]] = OrderedDict()
         self._text_entries = text_cache_entries
+        self._may_create_key = may_create_key
+        self._key_wait_s = key_wait_s
+        self._sleep = sleep
 
     def _parts(self) -> tuple[Any, Any, Any, Any]:
         """(client, keyring, key_store, algorithm), built once on first use."""
@@ -121,7 +145,7 @@ class HierarchicalCipher:
                 ddb_table_name=self._key_store_table,
                 kms_configuration=KMSConfigurationKmsKeyArn(self._kms_key_arn),
                 logical_key_store_name=self._key_store_table,
-                ddb_client=self._ddb or boto3.client("dynamodb"),
+                ddb_client=self._client(),
                 kms_client=self._kms or boto3.client("kms"),
             )
         )
@@ -167,11 +191,12 @@ class HierarchicalCipher:
 
     def encrypt(self, plaintext: str, *, user_id: str, session_id: str, kind: str, ref: str) -> bytes:
         context = encryption_context(user_id, session_id, kind, ref)
+        data = plaintext.encode("utf-8")
         try:
-            ciphertext = self._encrypt(plaintext.encode("utf-8"), context)
+            ciphertext = self._encrypt(data, context)
         except KeyNotFoundError:
-            self.create_user_key(user_id)
-            ciphertext = self._encrypt(plaintext.encode("utf-8"), context)
+            self._create_key_unless_erasing(user_id)
+            ciphertext = self._once_visible(lambda: self._encrypt(data, context))
         self._remember(self._text_key(ciphertext, context), plaintext)
         return ciphertext
 
@@ -193,13 +218,12 @@ class HierarchicalCipher:
         known = self._recall(key)
         if known is not None:
             return known
-        client, keyring, _, _ = self._parts()
         try:
-            plaintext, header = client.decrypt(source=ciphertext, keyring=keyring, encryption_context=expected)
-        except Exception as exc:
-            if _missing_key(exc):
+            plaintext, header = self._decrypt(ciphertext, expected)
+        except KeyNotFoundError as exc:
+            if not self._key_exists(user_id):
                 raise KeyDestroyedError("The key of a stored item no longer exists (the user was erased).") from exc
-            raise DecryptionError("A stored item could not be decrypted.") from exc
+            plaintext, header = self._once_visible(lambda: self._decrypt(ciphertext, expected))  # a stale read
         stored = header.encryption_context
         if any(stored.get(k) != v for k, v in expected.items()):
             raise DecryptionError("A stored item's encryption context does not match.")
@@ -207,16 +231,67 @@ class HierarchicalCipher:
         self._remember(key, text)
         return text
 
+    def _decrypt(self, ciphertext: bytes, expected: dict[str, str]) -> tuple[Any, Any]:
+        client, keyring, _, _ = self._parts()
+        try:
+            return client.decrypt(source=ciphertext, keyring=keyring, encryption_context=expected)
+        except Exception as exc:
+            if _missing_key(exc):
+                raise KeyNotFoundError("The key store has no such branch key (version).") from exc
+            raise DecryptionError("A stored item could not be decrypted.") from exc
+
+    def _once_visible(self, attempt: Callable[[], T]) -> T:
+        """``attempt`` (which needs a key that exists) again while the key store's eventually
+        consistent read has not caught up, with jittered backoff, for at most ``key_wait_s``."""
+        deadline = time.monotonic() + self._key_wait_s
+        delay = 0.05
+        while True:
+            try:
+                return attempt()
+            except KeyNotFoundError as exc:
+                if time.monotonic() + delay > deadline:
+                    raise DependencyUnavailableError(
+                        "The user's new key is not readable yet; retry shortly.", code="key_not_ready") from exc
+            self._sleep(random.uniform(delay / 2, delay))
+            delay *= 2
+
+    def _key_exists(self, user_id: str) -> bool:
+        """Whether the key store holds any item of the user's branch key (a consistent read)."""
+        try:
+            page = self._client().query(
+                TableName=self._key_store_table, KeyConditionExpression="#id = :id",
+                ExpressionAttributeNames={"#id": "branch-key-id"},
+                ExpressionAttributeValues={":id": {"S": branch_key_id(user_id)}},
+                ProjectionExpression="#id", ConsistentRead=True, Limit=1,
+            )
+        except Exception as exc:
+            raise DependencyUnavailableError("The key store is unavailable.", code="kms_unavailable") from exc
+        return bool(page["Items"])
+
+    def _client(self) -> Any:
+        if self._ddb is None:
+            import boto3
+
+            self._ddb = boto3.client("dynamodb")
+        return self._ddb
+
+    def _create_key_unless_erasing(self, user_id: str) -> None:
+        """Create the user's key, unless an erasure of the user has begun (before, or while the
+        key was being created: then the new key is destroyed again)."""
+        allowed = self._may_create_key or (lambda _user: True)
+        if not allowed(user_id):
+            raise _erasing()
+        self.create_user_key(user_id)
+        if not allowed(user_id):
+            self.destroy_user_key(user_id)
+            raise _erasing()
+
     def destroy_user_key(self, user_id: str) -> int:
         """Crypto-shredding: delete every item of the user's branch key (active, each version,
         beacon) from the key store, then drop this process's cached key material. Every
         ciphertext of the user, in the table, its backups or anywhere else, is unreadable from
         then on (other processes: after at most the cache TTL). Returns the items deleted."""
-        ddb = self._ddb
-        if ddb is None:
-            import boto3
-
-            ddb = boto3.client("dynamodb")
+        ddb = self._client()
         deleted = 0
         try:
             kwargs: dict[str, Any] = {

@@ -49,7 +49,12 @@ class SqsJobs:
         body = {"userId": job.user_id, "sessionId": job.session_id, "visitorSeq": job.visitor_seq}
         self._send(self._facts_queue_url, body, job.user_id, _dedup_id(job.session_id, job.visitor_seq), "facts")
 
-    def send_erase(self, user_id: str, attempt: int) -> None:
+    def send_erase(self, user_id: str, erasure_id: str, attempt: int) -> None:
+        """The deduplication id names the erasure, not only the user: SQS drops a message whose id
+        was sent in the last five minutes, even one long consumed, so (user, attempt) alone would
+        silently drop a second erasure of the same user within five minutes. The attempt keeps a
+        redelivered job that re-enqueues its remainder from sending it twice."""
         if not self._erase_queue_url:
             raise DependencyUnavailableError("No erasure queue is configured.", code="queue_unavailable")
-        self._send(self._erase_queue_url, {"userId": user_id, "attempt": attempt}, user_id, _dedup_id(user_id, attempt), "erasure")
+        body = {"userId": user_id, "erasureId": erasure_id, "attempt": attempt}
+        self._send(self._erase_queue_url, body, user_id, _dedup_id(user_id, erasure_id, attempt), "erasure")

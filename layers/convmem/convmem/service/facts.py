@@ -9,7 +9,13 @@ from dataclasses import dataclass
 
 from convmem.domain import fact_merge, vectors
 from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, validate_id
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError, NotFoundError
+from convmem.errors import (
+    ConcurrentUpdateError,
+    DependencyUnavailableError,
+    ErasureInProgressError,
+    KeyDestroyedError,
+    NotFoundError,
+)
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, FactsJob, Model, Store, erasure_blocks
 from convmem.service.stored import MESSAGE_KIND, decrypt_facts, encrypt_facts
@@ -81,7 +87,10 @@ class FactsService:
                 learnt.extend((c, source) for c in self._model.extract_facts(text))
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
-        actions = self._merge(job.user_id, learnt) if learnt else ()
+        try:
+            actions = self._merge(job.user_id, learnt) if learnt else ()
+        except ErasureInProgressError:
+            return FactsOutcome(job.user_id, 0)  # erasure began while this job ran: nothing written, nothing marked
         try:
             self._store.advance_facts_cursor(job.session_id, old=start, new=high)
         except ConcurrentUpdateError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from convmem.domain import summary_fold
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, ErasureInProgressError, KeyDestroyedError
 from convmem.ports import Cipher, Clock, Model, Store
 from convmem.service.stored import SUMMARY_KIND, decrypt_messages, decrypt_summary
 from convmem.settings import Settings
@@ -62,10 +62,13 @@ class FoldService:
                 return FoldOutcome(session_id, start, cursor)  # the user was erased meanwhile
             cap = self._settings.summary_cap_tokens
             new = summary_fold.cap_summary(self._model.fold_summary(old, messages, cap), cap)
-            ct = self._cipher.encrypt(new, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
             try:
-                self._store.advance_summary(session_id, old_cursor=cursor, new_cursor=target, summary_ciphertext=ct, now=self._clock.now())
+                ct = self._cipher.encrypt(new, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
+                self._store.advance_summary(session_id, user_id=user_id, old_cursor=cursor, new_cursor=target,
+                                            summary_ciphertext=ct, now=self._clock.now())
                 return FoldOutcome(session_id, start, target)
             except ConcurrentUpdateError:
                 continue
+            except ErasureInProgressError:
+                return FoldOutcome(session_id, start, cursor)  # erased while this fold ran: nothing written
         raise DependencyUnavailableError("The summary kept moving under this fold; will retry.", code="fold_busy")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -25,7 +27,11 @@ class ErasureProgress:
 
 
 class ForgetService:
-    def __init__(self, *, store: Store, cipher: Cipher, clock: Clock, settings: Settings, jobs: Jobs | None = None) -> None:
+    def __init__(
+        self, *, store: Store, cipher: Cipher, clock: Clock, settings: Settings, jobs: Jobs | None = None,
+        new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+    ) -> None:
+        self._new_id = new_id
         self._store = store
         self._cipher = cipher
         self._clock = clock
@@ -43,20 +49,22 @@ class ForgetService:
     def erase(self, user_id: str, inline_budget_s: float = 2.0) -> ErasureProgress:
         """Erase the user: block their turns, destroy their branch key (from then on every copy
         of their ciphertext is unreadable), then delete every item of theirs - here while the
-        budget lasts, the rest through the erasure queue."""
+        budget lasts, the rest through the erasure queue. Each erasure has its own id, so its
+        queued jobs are never taken for those of an earlier erasure of the same user."""
         self._mark(user_id, "erasing")
         destroyed = self._cipher.destroy_user_key(user_id)
-        logger.info("user key destroyed", extra={"user_id": user_id, "key_items": destroyed})
-        done = self.continue_erasure(user_id, time.monotonic() + inline_budget_s, attempt=0)
+        erasure_id = self._new_id()
+        logger.info("user key destroyed", extra={"user_id": user_id, "key_items": destroyed, "erasure_id": erasure_id})
+        done = self.continue_erasure(user_id, time.monotonic() + inline_budget_s, attempt=0, erasure_id=erasure_id)
         return ErasureProgress(user_id, destroyed, done)
 
-    def continue_erasure(self, user_id: str, deadline: float, attempt: int) -> bool:
+    def continue_erasure(self, user_id: str, deadline: float, attempt: int, erasure_id: str) -> bool:
         """Delete what is left of the user until ``deadline``; enqueue the rest. True when done."""
         for session_id in self._store.all_session_ids(user_id):
             if not self._store.delete_session(session_id, user_id, deadline):
-                return self._later(user_id, attempt)
+                return self._later(user_id, erasure_id, attempt)
         if not self._store.delete_user_items(user_id, deadline):
-            return self._later(user_id, attempt)
+            return self._later(user_id, erasure_id, attempt)
         self._mark(user_id, "erased")  # turns stay refused until the cache TTL has passed from now
         logger.info("user erased", extra={"user_id": user_id, "attempt": attempt})
         return True
@@ -67,10 +75,10 @@ class ForgetService:
         until = now + timedelta(seconds=self._settings.key_cache_ttl_seconds + CACHE_MARGIN_S)
         self._store.mark_erasure(user_id, state=state, until=until, now=now)
 
-    def _later(self, user_id: str, attempt: int) -> bool:
+    def _later(self, user_id: str, erasure_id: str, attempt: int) -> bool:
         if self._jobs is None:
             raise _incomplete()
-        self._jobs.send_erase(user_id, attempt + 1)
+        self._jobs.send_erase(user_id, erasure_id, attempt + 1)
         return False
 
 
