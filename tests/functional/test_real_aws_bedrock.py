@@ -243,12 +243,14 @@ def test_a_slow_message_embedding_falls_back_to_lexical_recall_in_time(aws, sett
         {"key": "home.location", "value": "Busan", "statement": "Lives in Busan"}]})}]))
     runtime.stub.add_response("invoke_model", embedding([1.0, 0.0]))
     build_facts(bedrock_settings, clients={"bedrock-runtime": runtime}).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=1))
-    release = threading.Event()
-    def hang(**_):
-        release.wait(30)
-        raise RuntimeError("abandoned")  # never reaches the Stubber: the turn gave up on it
+    release, asked = threading.Event(), []
 
-    runtime.meta.events.register_first("before-parameter-build.bedrock-runtime.InvokeModel", hang)
+    def stalled_invoke_model(**kwargs):  # a stalled connection: nothing comes back until released
+        asked.append(kwargs["modelId"])
+        release.wait(30)
+        raise RuntimeError("abandoned")
+
+    runtime.invoke_model = stalled_invoke_model  # the Stubber cannot answer out of order; Converse still goes through it
     runtime.stub.add_response("converse", converse_out([{"text": "Busan it is."}]))
     try:
         started = time.monotonic()
@@ -258,6 +260,7 @@ def test_a_slow_message_embedding_falls_back_to_lexical_recall_in_time(aws, sett
         took = time.monotonic() - started
     finally:
         release.set()
+    assert asked == [bedrock_settings.embedding_model_id]
     assert result.reply == "Busan it is." and result.context.fact_ids  # recalled lexically
     assert 0.5 <= took < 2.0, f"the embedding held the turn for {took:.2f} s"
 
