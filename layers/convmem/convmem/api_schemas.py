@@ -79,6 +79,7 @@ class ContextOut(Wire):
     profile: bool
     knowledge: int
     gave_way: list[str]
+    reply_truncated: bool = Field(False, description="The reply was cut at the model's token limit (turns only).")
 
 
 class TurnResponse(Wire):

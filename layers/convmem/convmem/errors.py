@@ -63,6 +63,27 @@ class DependencyUnavailableError(ConvmemError):
     code = "dependency_unavailable"
 
 
+class DeadlineExceededError(DependencyUnavailableError):
+    """The turn's time ran out before the model (or a tool) answered; nothing was written (HTTP 503)."""
+
+    code = "deadline_exceeded"
+
+
+class ModelConfigurationError(ConvmemError):
+    """The model refused the request itself (ValidationException, AccessDeniedException,
+    ResourceNotFoundException): a misconfigured model id or parameters, or no access to the model.
+    A retry gives the same answer; the deployment must be fixed (HTTP 500)."""
+
+    code = "model_misconfigured"
+
+
+class ReplyBlockedError(ConvmemError):
+    """A content filter or guardrail blocked the reply (or the message); nothing was stored and the
+    same message will be blocked again (HTTP 422)."""
+
+    code = "reply_blocked"
+
+
 class ConcurrentUpdateError(ConvmemError):
     """A conditional write lost a race; the caller reloads and retries."""
 

@@ -18,7 +18,9 @@ _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.TurnInProgressError, 409),
     (errors.ErasureInProgressError, 409),
     (errors.MessageTooLargeError, 413),
+    (errors.ReplyBlockedError, 422),
     (errors.ThrottledError, 429),
+    (errors.ModelConfigurationError, 500),
     (errors.DependencyUnavailableError, 503),
 ]
 
@@ -76,7 +78,11 @@ _WHEN = {
     404: "A session or fact the caller does not own",
     409: "The same clientTurnId is still in progress, or the caller's data is being erased",
     413: "The message alone exceeds the request budget or the byte limit (or the export one response)",
+    422: "A content filter or guardrail blocked the reply (code reply_blocked); nothing was stored, and the "
+         "same message will be blocked again",
     429: "Throttled",
+    500: "The model refused the request itself (code model_misconfigured: a wrong model id or parameters, or no "
+         "model access); nothing was written, and a retry will not help until the deployment is fixed",
     503: "A dependency (model, KMS, DynamoDB) is unavailable; nothing was written and a retry is safe",
 }
 
@@ -92,10 +98,13 @@ def documented(status: int, description: str, *error_statuses: int) -> dict[int,
 
 def openapi_without_422(doc: dict[str, Any]) -> dict[str, Any]:
     """The generated document without the 422 Powertools adds to every route: validation errors
-    are answered 400 in our error shape (validation_error_response), never 422."""
+    are answered 400 in our error shape (validation_error_response), never 422. A 422 a route
+    documents itself (a blocked reply) stays."""
     for operations in doc.get("paths", {}).values():
         for operation in operations.values():
-            operation.get("responses", {}).pop("422", None)
+            responses = operation.get("responses", {})
+            if "HTTPValidationError" in json.dumps(responses.get("422", {})):
+                responses.pop("422")
     text = json.dumps(doc.get("paths", {}))
     schemas = doc.get("components", {}).get("schemas", {})
     for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):

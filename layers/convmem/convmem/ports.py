@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from convmem.domain.models import FactCandidate, Message, ModelRequest, Role, SessionState, SessionSummary
+from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest, Role, SessionState, SessionSummary
 
 
 @dataclass(frozen=True)
@@ -184,8 +184,11 @@ class Model(Protocol):
     tool_tokens: int
     """Tokens the tool definitions add to every reply request (0 without tools)."""
 
-    def reply(self, request: ModelRequest) -> str:
-        """The agent's reply. Raises DependencyUnavailableError when the model fails."""
+    def reply(self, request: ModelRequest) -> ModelReply:
+        """The agent's reply, within the running turn's deadline (``convmem.deadline``). Raises
+        DependencyUnavailableError when the model fails or runs out of time, ReplyBlockedError
+        when a content filter or guardrail blocks it, ModelConfigurationError when the model
+        refuses the request itself."""
 
     def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
         """The old summary with ``messages`` folded in (incremental, never from the whole history)."""

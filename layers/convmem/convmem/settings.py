@@ -86,9 +86,20 @@ class Settings(BaseModel):
     embedding_dimensions: Literal[256, 512, 1024] = Field(256, alias="CONVMEM_EMBEDDING_DIMENSIONS")
     """Titan Text Embeddings V2 output size; stored int8 with each fact (256 bytes at 256)."""
     temperature: float = Field(0.3, alias="CONVMEM_TEMPERATURE", ge=0, le=1)
+    """Sent only to models that accept it (bedrock_model.MODEL_FAMILIES); Nova calls with tools use 0."""
     top_p: float = Field(0.9, alias="CONVMEM_TOP_P", gt=0, le=1)
+    """Sent only to models that accept it next to the temperature (bedrock_model.MODEL_FAMILIES)."""
     model_deadline_s: float = Field(25.0, alias="CONVMEM_MODEL_DEADLINE_S", gt=0)
-    """Everything the model does in one turn (retries, tool rounds) ends within this; then 503."""
+    """Everything the model does in one turn or job (retries, tool rounds) ends within this; then 503.
+    A turn in Lambda ends sooner when the function's remaining time says so (turn_reserve_s)."""
+    turn_reserve_s: float = Field(3.0, alias="CONVMEM_TURN_RESERVE_S", ge=0)
+    """Time a turn keeps after the model for the commit (or the release of its clientTurnId) and the
+    answer: the model's work ends this long before the function's timeout."""
+    model_min_call_s: float = Field(1.0, alias="CONVMEM_MODEL_MIN_CALL_S", gt=0)
+    """A model call does not start with less time than this left (nor a tool that would leave the
+    model less than this to answer after it)."""
+    recall_embed_max_s: float = Field(3.0, alias="CONVMEM_RECALL_EMBED_MAX_S", gt=0)
+    """Most time the turn's message embedding may take; beyond it recall is lexical."""
     model_max_attempts: int = Field(4, alias="CONVMEM_MODEL_MAX_ATTEMPTS", ge=1, le=10)
     """Attempts of one model call on throttling or a timeout (jittered exponential backoff)."""
     model_timeout_s: float = Field(20.0, alias="CONVMEM_MODEL_TIMEOUT_S", gt=0)

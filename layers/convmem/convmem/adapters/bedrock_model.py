@@ -4,14 +4,30 @@ Replies go to the reply model with the assembled context: the system prompt and 
 blocks (profile, facts, summary, knowledge, overflow) as system content, the verbatim history
 as alternating messages, the current message last. If the model asks for tools, they run
 here and the loop goes on (bounded rounds, bounded time, bounded tokens) until a final answer;
-tool calls, inputs, results and any reasoning text never leave this method.
+tool calls, inputs, results and any reasoning text never leave this method: reasoning blocks,
+and the ``<thinking>...</thinking>`` Nova writes into its text when tools are configured, are
+cut from every answer before it is returned (and so before it can be stored).
 
 Folds, fact extraction and profiles use the utility model; their outputs are validated
 (pydantic) before anything is stored: fact extraction that is not valid JSON is retried once,
 then records nothing.
 
-Throttling and timeouts are retried with jittered exponential backoff within the turn's
-deadline; then DependencyUnavailableError (503 ``model_unavailable``, nothing written).
+What each model family accepts is in ``MODEL_FAMILIES`` (model ids may be inference profiles,
+``us.``/``eu.``/``apac.``/``global.``): which of temperature and topP may be sent, and whether
+its tool calls want greedy decoding (Amazon Nova's guidance).
+
+Failures, by what a retry can do (every one logged with its AWS error code):
+- throttling and timeouts: retried with jittered exponential backoff within the turn's deadline
+  (``convmem.deadline``); then DependencyUnavailableError (503 ``model_unavailable``);
+- the turn's time runs out: DeadlineExceededError (503 ``deadline_exceeded``); no call starts
+  that cannot finish in time;
+- an invalid tool-use sequence or malformed output (``ModelErrorException``, stop reasons
+  ``malformed_tool_use``/``malformed_model_output``): asked once more, then 503 ``model_error``;
+- ``ValidationException``, ``AccessDeniedException``, ``ResourceNotFoundException``: the model
+  refuses the request itself, a retry gives the same: ModelConfigurationError (500
+  ``model_misconfigured``);
+- a content filter or guardrail (stop reasons ``content_filtered``/``guardrail_intervened``):
+  ReplyBlockedError (422 ``reply_blocked``); the canned text is never taken as the answer.
 """
 
 from __future__ import annotations
@@ -21,6 +37,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from botocore.exceptions import (
@@ -32,12 +49,18 @@ from botocore.exceptions import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from convmem import deadline as deadlines
 from convmem.adapters.tools import ToolRegistry
 from convmem.domain.context_assembly import MESSAGE_OVERHEAD_TOKENS, render_blocks, request_tokens
 from convmem.domain.fact_merge import normalise_key
-from convmem.domain.models import FactCandidate, Message, ModelRequest
+from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest
 from convmem.domain.tokens import count_tokens, truncate_tokens
-from convmem.errors import DependencyUnavailableError
+from convmem.errors import (
+    DeadlineExceededError,
+    DependencyUnavailableError,
+    ModelConfigurationError,
+    ReplyBlockedError,
+)
 from convmem.observability import logger
 from convmem.settings import Settings
 
@@ -45,7 +68,69 @@ _RETRYABLE = {
     "ThrottlingException", "ServiceUnavailableException", "ModelTimeoutException", "InternalServerException",
     "ModelNotReadyException", "TooManyRequestsException",
 }
+# The model refuses the request itself: a wrong model id or parameters, or no access to the model.
+_MISCONFIGURED = {"ValidationException", "AccessDeniedException", "ResourceNotFoundException"}
+_BLOCKED = {"content_filtered", "guardrail_intervened"}
+_MALFORMED = {"malformed_tool_use", "malformed_model_output"}
+_THINKING = re.compile(r"<thinking>.*?(?:</thinking>|$)", re.DOTALL | re.IGNORECASE)
 CONTINUE_NOTE = "(The earlier part of this conversation is summarised above.)"
+
+
+@dataclass(frozen=True)
+class ModelFamily:
+    """What a family of models accepts in a Converse request."""
+
+    name: str
+    pattern: re.Pattern[str]
+    """Matched against the model id without an inference profile's geography or an ARN's path."""
+    sampling: tuple[str, ...] = ("temperature", "topP")
+    """Which of temperature and topP may be sent: some models reject the two together."""
+    greedy_tools: bool = False
+    """Requests that carry tools use greedy decoding (temperature 0, topK 1)."""
+
+
+MODEL_FAMILIES: tuple[ModelFamily, ...] = (
+    # Amazon Nova user guide, "Tool use" troubleshooting: Nova makes more successful tool calls
+    # with greedy decoding - inferenceConfig temperature 0, additionalModelRequestFields topK 1.
+    ModelFamily("amazon-nova", re.compile(r"amazon\.nova-"), greedy_tools=True),
+    # Claude Sonnet / Haiku / Opus 4.5 and 4.6 answer ValidationException "`temperature` and `top_p`
+    # cannot both be specified for this model" (later 4.x assumed to follow): temperature only.
+    ModelFamily("anthropic-claude-4.5+", re.compile(r"anthropic\.claude-(?:sonnet|haiku|opus)-4-[5-9]"),
+                sampling=("temperature",)),
+)
+DEFAULT_FAMILY = ModelFamily("default", re.compile(""))
+_PROFILE_GEOGRAPHY = re.compile(r"^(?:us|us-gov|eu|apac|jp|au|ca|global)\.")
+
+
+def base_model_id(model_id: str) -> str:
+    """The foundation model behind an id: ``us.amazon.nova-lite-v1:0`` and an inference-profile
+    or foundation-model ARN of it both give ``amazon.nova-lite-v1:0``."""
+    tail = model_id.rsplit("/", 1)[-1] if model_id.startswith("arn:") else model_id
+    return _PROFILE_GEOGRAPHY.sub("", tail)
+
+
+def model_family(model_id: str) -> ModelFamily:
+    base = base_model_id(model_id)
+    return next((f for f in MODEL_FAMILIES if f.pattern.match(base)), DEFAULT_FAMILY)
+
+
+def inference_fields(model_id: str, settings: Settings, max_tokens: int, *, with_tools: bool) -> dict[str, Any]:
+    """The Converse ``inferenceConfig`` (and ``additionalModelRequestFields``) for this model:
+    only the sampling parameters its family accepts; greedy decoding for tools where advised."""
+    family = model_family(model_id)
+    if with_tools and family.greedy_tools:
+        return {"inferenceConfig": {"maxTokens": max_tokens, "temperature": 0.0},
+                "additionalModelRequestFields": {"inferenceConfig": {"topK": 1}}}
+    values = {"temperature": settings.temperature, "topP": settings.top_p}
+    return {"inferenceConfig": {"maxTokens": max_tokens, **{k: values[k] for k in family.sampling}}}
+
+
+class _MalformedOutputError(Exception):
+    """The model produced an invalid sequence (tool use or output); asked once more."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
 
 FOLD_PROMPT = (
     "You keep the running summary of a conversation between a visitor and an agent. Fold the new "
@@ -74,8 +159,10 @@ class _Extracted(BaseModel):
 
 
 def _text(message: dict[str, Any]) -> str:
-    """The answer's text blocks only: reasoning blocks and tool-use blocks are not the answer."""
-    return "".join(block["text"] for block in message.get("content", []) if "text" in block).strip()
+    """The answer's text blocks only: reasoning blocks, tool-use blocks and the ``<thinking>``
+    text Nova writes inline (whole, or cut open at the token limit) are not the answer."""
+    text = "".join(block["text"] for block in message.get("content", []) if "text" in block)
+    return _THINKING.sub("", text).strip()
 
 
 def _json_object(text: str) -> Any:
@@ -106,24 +193,48 @@ class BedrockModel:
         return self._tools.tokens()
 
     # --- calls with bounded retries --------------------------------------------------------
+    def _deadline(self) -> float:
+        """This call's deadline: the model's own bound, and the running turn's when it is earlier."""
+        return deadlines.earliest(self._clock() + self._s.model_deadline_s, deadlines.current())
+
     def _call(self, operation: str, deadline: float, **kwargs: Any) -> Any:
+        s = self._s
+        model_id = kwargs.get("modelId", "")
         attempt = 0
         while True:
             attempt += 1
             try:
-                return getattr(self._rt, operation)(**kwargs)
+                return deadlines.run(lambda: getattr(self._rt, operation)(**kwargs), deadline,
+                                     at_least=s.model_min_call_s, clock=self._clock)
+            except DeadlineExceededError:
+                logger.warning("model call out of time", extra={"operation": operation, "model_id": model_id, "attempts": attempt})
+                raise
             except ClientError as exc:
-                code = exc.response["Error"]["Code"]
+                code = exc.response.get("Error", {}).get("Code", "")
+                where = {
+                    "operation": operation, "model_id": model_id, "attempts": attempt, "aws_error_code": code,
+                    "http_status": exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode"),
+                    "aws_request_id": exc.response.get("ResponseMetadata", {}).get("RequestId"),
+                }  # never the AWS message: it may quote the request
+                if code == "ModelErrorException" and operation == "converse":
+                    raise _MalformedOutputError(code) from exc
+                if code in _MISCONFIGURED:
+                    logger.error("model refused the request", extra=where)
+                    raise ModelConfigurationError(
+                        f"The model refused the request ({code}): check the model id, its inference parameters "
+                        "and the account's access to the model.") from exc
                 if code not in _RETRYABLE:
-                    raise DependencyUnavailableError(f"The model refused the request ({code}).", code="model_unavailable") from exc
+                    logger.warning("model failed", extra=where)
+                    raise DependencyUnavailableError(f"The model failed ({code}); retry shortly.", code="model_unavailable") from exc
                 failure: Exception = exc
             except (ReadTimeoutError, ConnectTimeoutError, EndpointConnectionError) as exc:
-                failure = exc
+                failure, where = exc, {"operation": operation, "model_id": model_id, "attempts": attempt}
             except BotoCoreError as exc:
+                logger.warning("model unavailable", extra={"operation": operation, "model_id": model_id, "error": type(exc).__name__})
                 raise DependencyUnavailableError("The model is unavailable.", code="model_unavailable") from exc
             pause = random.uniform(0, min(4.0, 0.25 * 2 ** (attempt - 1)))
-            if attempt >= self._s.model_max_attempts or self._clock() + pause >= deadline:
-                logger.warning("model unavailable", extra={"operation": operation, "attempts": attempt, "error": type(failure).__name__})
+            if attempt >= s.model_max_attempts or self._clock() + pause + s.model_min_call_s >= deadline:
+                logger.warning("model unavailable", extra={**where, "error": type(failure).__name__})
                 raise DependencyUnavailableError(
                     "The model is busy or timing out; retry shortly.", code="model_unavailable"
                 ) from failure
@@ -131,19 +242,43 @@ class BedrockModel:
 
     def _converse(self, model_id: str, system: list[str], messages: list[dict[str, Any]], max_tokens: int,
                   deadline: float, tool_config: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One Converse call; an invalid sequence from the model is asked once more. Raises
+        ReplyBlockedError when a content filter or guardrail stopped the answer."""
         kwargs: dict[str, Any] = {
             "modelId": model_id,
             "system": [{"text": t} for t in system],
             "messages": messages,
-            "inferenceConfig": {"maxTokens": max_tokens, "temperature": self._s.temperature, "topP": self._s.top_p},
+            **inference_fields(model_id, self._s, max_tokens, with_tools=bool(tool_config)),
         }
         if tool_config:
             kwargs["toolConfig"] = tool_config
-        return self._call("converse", deadline, **kwargs)
+        for attempt in (1, 2):
+            try:
+                out = self._call("converse", deadline, **kwargs)
+                stop = out.get("stopReason", "")
+                if stop in _MALFORMED:
+                    raise _MalformedOutputError(stop)
+            except _MalformedOutputError as exc:
+                logger.warning("model produced an invalid sequence", extra={"model_id": model_id, "attempt": attempt,
+                                                                            "aws_error_code": exc.code})
+                if attempt == 2:
+                    raise DependencyUnavailableError("The model produced an invalid answer; retry shortly.",
+                                                     code="model_error") from exc
+                continue
+            if stop in _BLOCKED:
+                logger.warning("model answer blocked", extra={"model_id": model_id, "stop_reason": stop})
+                raise ReplyBlockedError("A content filter blocked this reply; nothing was stored. Rephrase the message.")
+            if stop == "model_context_window_exceeded":
+                logger.error("request exceeds the model's context window", extra={"model_id": model_id})
+                raise ModelConfigurationError("The request exceeds the model's context window: lower CONVMEM_BUDGET_TOKENS.")
+            if stop == "max_tokens":
+                logger.info("model answer cut at max_tokens", extra={"model_id": model_id, "max_tokens": max_tokens})
+            return out
+        raise AssertionError("unreachable")
 
     def _utility(self, system: str, user: str, max_tokens: int) -> str:
-        deadline = self._clock() + self._s.model_deadline_s
-        out = self._converse(self._s.utility_model_id, [system], [{"role": "user", "content": [{"text": user}]}], max_tokens, deadline)
+        out = self._converse(self._s.utility_model_id, [system], [{"role": "user", "content": [{"text": user}]}],
+                             max_tokens, self._deadline())
         return _text(out["output"]["message"])
 
     # --- the Model port -----------------------------------------------------------------------
@@ -165,9 +300,9 @@ class BedrockModel:
             messages.append({"role": "user", "content": [{"text": request.current}]})
         return system, messages
 
-    def reply(self, request: ModelRequest) -> str:
+    def reply(self, request: ModelRequest) -> ModelReply:
         s = self._s
-        deadline = self._clock() + s.model_deadline_s
+        deadline = self._deadline()
         system, messages = self.conversation(request)
         tool_config = {"tools": self._tools.specs()} if self._tools else None
         # Room the tool traffic may take: the request's budget less what was assembled.
@@ -181,7 +316,7 @@ class BedrockModel:
                 text = _text(message)
                 if not text:
                     raise DependencyUnavailableError("The model gave no answer.", code="model_unavailable")
-                return text
+                return ModelReply(text=text, truncated=out.get("stopReason") == "max_tokens")
             if round_ > s.max_tool_rounds:
                 break
             last = round_ == s.max_tool_rounds or self._clock() >= deadline
@@ -191,7 +326,9 @@ class BedrockModel:
                 if last:
                     status, content = "error", {"error": "No more tool calls in this turn; answer with what you have."}
                 else:
-                    outcome = self._tools.call(use["name"], use.get("input"))
+                    # A tool may use the time left but that the model needs to answer after it.
+                    outcome = self._tools.call(use["name"], use.get("input"), until=deadline - s.model_min_call_s,
+                                               clock=self._clock)
                     status, content = outcome.status, outcome.content
                 text = json.dumps(content, ensure_ascii=False, default=str)
                 cap = min(s.tool_result_max_tokens, max(0, room - MESSAGE_OVERHEAD_TOKENS))
@@ -214,10 +351,13 @@ class BedrockModel:
         return text
 
     def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
-        deadline = self._clock() + self._s.model_deadline_s
+        deadline = self._deadline()
         messages: list[dict[str, Any]] = [{"role": "user", "content": [{"text": visitor_message}]}]
         for attempt in range(2):
-            out = self._converse(self._s.utility_model_id, [EXTRACT_PROMPT], messages, 600, deadline)
+            try:
+                out = self._converse(self._s.utility_model_id, [EXTRACT_PROMPT], messages, 600, deadline)
+            except ReplyBlockedError:
+                return []  # a message the content filter blocks teaches nothing
             answer = out["output"]["message"]
             try:
                 facts = _Extracted.model_validate(_json_object(_text(answer))).facts
@@ -236,7 +376,7 @@ class BedrockModel:
         return self._utility(PROFILE_PROMPT.format(cap=cap_tokens), user, max_tokens=cap_tokens * 2) or (old_profile or "")
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        deadline = self._clock() + self._s.model_deadline_s
+        deadline = self._deadline()
         out = []
         for text in texts:
             body = {"inputText": text, "dimensions": self._s.embedding_dimensions, "normalize": True}

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from convmem.domain import fact_extraction, profile, summary_fold
-from convmem.domain.models import FactCandidate, Message, ModelRequest
+from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _RECALL = re.compile(
@@ -56,7 +56,10 @@ class LocalModel:
                     condensed.append(_IDS_PREFIX + part[5:])
         return condensed + [m.text for m in request.history if m.role == "visitor"]
 
-    def reply(self, request: ModelRequest) -> str:
+    def reply(self, request: ModelRequest) -> ModelReply:
+        return ModelReply(text=self._answer(request))
+
+    def _answer(self, request: ModelRequest) -> str:
         earlier = self._visitor_memory(request) + list(request.facts)
         if _RECALL.search(request.current) and earlier:
             asked = _words(request.current)

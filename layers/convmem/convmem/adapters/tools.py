@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from convmem import deadline
 from convmem.domain.tokens import count_tokens
+from convmem.errors import DeadlineExceededError
 from convmem.observability import logger
 from convmem.settings import Settings
 
@@ -63,13 +67,19 @@ class ToolRegistry:
         """Tokens the tool definitions add to every request that carries them."""
         return count_tokens(json.dumps(self.specs(), separators=(",", ":"))) if self.tools else 0
 
-    def call(self, name: str, arguments: Any) -> ToolOutcome:
-        """Run a tool; a tool that raises, or an unknown tool, becomes an error result the model sees."""
+    def call(self, name: str, arguments: Any, *, until: float = math.inf,
+             clock: Callable[[], float] = time.monotonic) -> ToolOutcome:
+        """Run a tool, until ``until`` at most (on ``clock``); a tool that raises, runs out of time or
+        is unknown becomes an error result the model sees."""
         tool = self.tools.get(name)
         if tool is None:
             return ToolOutcome("error", {"error": f"There is no tool named {name!r}."})
+        args = arguments if isinstance(arguments, dict) else {}
         try:
-            return ToolOutcome("success", tool.run(arguments if isinstance(arguments, dict) else {}))
+            return ToolOutcome("success", deadline.run(lambda: tool.run(args), until, clock=clock))
+        except DeadlineExceededError:
+            logger.warning("tool out of time", extra={"tool": name})
+            return ToolOutcome("error", {"error": "The tool did not answer in time; answer with what you have."})
         except Exception as exc:  # noqa: BLE001 - the model gets the failure, the turn goes on
             logger.warning("tool failed", extra={"tool": name, "error": type(exc).__name__})  # never its input or output
             return ToolOutcome("error", {"error": f"The tool failed ({type(exc).__name__})."})

@@ -112,6 +112,8 @@ class ContextReport(BaseModel):
     knowledge: int = 0
     gave_way: list[str] = Field(default_factory=list)
     """What gave way to fit the budget, in order (history compressed, snippets, facts, profile)."""
+    reply_truncated: bool = False
+    """The model stopped at the reply's token limit (``max_tokens``): the reply is cut short."""
 
 
 class FactSource(BaseModel):
@@ -173,6 +175,14 @@ class FactSet(BaseModel):
     """Everything held on a user's facts: one encrypted document (see the store)."""
 
     facts: list[Fact] = Field(default_factory=list)
+
+
+class ModelReply(BaseModel):
+    """The agent's answer as the model gave it: the text only (no reasoning, no tool traffic)."""
+
+    text: str
+    truncated: bool = False
+    """Cut at the reply's token limit."""
 
 
 class TurnResult(BaseModel):

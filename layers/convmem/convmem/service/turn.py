@@ -12,15 +12,18 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field, field_validator
 
+from convmem import deadline
 from convmem.domain import fact_merge
 from convmem.domain.context_assembly import Layers, assemble, check_message_fits
 from convmem.domain.models import ContextReport, Fact, KnowledgeSnippet, SessionState, TurnResult, validate_id
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
+    ConvmemError,
     DependencyUnavailableError,
     ErasureInProgressError,
     MessageTooLargeError,
+    ModelConfigurationError,
     TurnInProgressError,
 )
 from convmem.observability import logger
@@ -95,12 +98,22 @@ class TurnService:
         self._jobs = jobs
         self._sleep = sleep
 
-    def take_turn(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
+    def take_turn(self, user_id: str, session_id: str, turn: TurnInput, *, time_left_s: float | None = None) -> TurnResult:
         """Run one turn and return the reply with its context report.
 
+        ``time_left_s`` is the function's remaining time (the Lambda context's): the model's work
+        ends ``turn_reserve_s`` before it, so the turn always has time to commit, or to give up,
+        release its clientTurnId and answer. None (no Lambda): the model's own deadline only.
+
         Raises InvalidInputError, MessageTooLargeError (nothing written), NotFoundError (someone
-        else's session), TurnInProgressError (same clientTurnId running), DependencyUnavailableError.
+        else's session), TurnInProgressError (same clientTurnId running), DependencyUnavailableError
+        (DeadlineExceededError when time ran out), ReplyBlockedError, ModelConfigurationError.
         """
+        at = None if time_left_s is None else time.monotonic() + time_left_s - self._settings.turn_reserve_s
+        with deadline.within(at):
+            return self._take_turn(user_id, session_id, turn)
+
+    def _take_turn(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
         validate_id(session_id, "sessionId")
         s = self._settings
         size = len(turn.message.encode("utf-8"))
@@ -182,8 +195,9 @@ class TurnService:
             give_way=s.give_way_order,
         )
         try:
-            return self._model.reply(request), report
-        except DependencyUnavailableError:
+            answer = self._model.reply(request)
+            return answer.text, report.model_copy(update={"reply_truncated": answer.truncated})
+        except ConvmemError:
             raise
         except Exception as exc:  # noqa: BLE001 - any model failure: nothing is written, a retry is safe
             logger.warning("model failed", extra={"session_id": session_id, "error": type(exc).__name__})
@@ -195,9 +209,10 @@ class TurnService:
         if not facts or any(f.embedding is None for f in facts):
             return None
         try:
-            vectors = self._model.embed([message])
-        except DependencyUnavailableError:
-            logger.warning("message embedding failed; lexical recall", extra={"facts": len(facts)})
+            with deadline.within(time.monotonic() + self._settings.recall_embed_max_s):
+                vectors = self._model.embed([message])
+        except (DependencyUnavailableError, ModelConfigurationError) as exc:
+            logger.warning("message embedding failed; lexical recall", extra={"facts": len(facts), "code": exc.code})
             return None
         return fact_merge.embedding_scores(facts, vectors[0], self._settings.recall_min_similarity) if vectors else None
 
