@@ -181,8 +181,9 @@ class Model(Protocol):
     def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
         """The old summary with ``messages`` folded in (incremental, never from the whole history)."""
 
-    def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
-        """Facts the visitor states about themselves (never from the agent's words); [] when none."""
+    def extract_facts(self, visitor_message: str, said_at: datetime | None = None) -> list[FactCandidate]:
+        """Facts the visitor states about themselves (never from the agent's words); [] when none.
+        ``said_at`` is when they said it: relative time ("yesterday") is resolved against it."""
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         """A short standing profile (language, tone, what they come for) from recent messages and the old one."""

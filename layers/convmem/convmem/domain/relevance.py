@@ -7,11 +7,13 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 _WORD = re.compile(r"[0-9a-z]+(?:[-_.@][0-9a-z]+)*|[\uac00-\ud7a3]+|[^\W\d_]+", re.UNICODE)
 _HANGUL = re.compile(r"^[\uac00-\ud7a3]+$")
 _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of", "and", "in", "on", "it", "what",
          "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about"}
+STOP_WORDS = frozenset(_STOP)
 
 
 def stem(word: str) -> str:
@@ -26,20 +28,30 @@ def stem(word: str) -> str:
     return word
 
 
+def words(text: str) -> list[str]:
+    """The text's stemmed words without stop words (no Hangul bigrams)."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
 def terms(text: str) -> list[str]:
+    """The words BM25 indexes: ``words`` plus, for each Hangul run, its character bigrams."""
     out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if w in _STOP:
-            continue
-        out.append(stem(w))
+    for w in words(text):
+        out.append(w)
         if _HANGUL.match(w) and len(w) > 2:
             out.extend(w[i : i + 2] for i in range(len(w) - 1))
     return out
 
 
+@lru_cache(maxsize=16384)
+def _counted(document: str) -> Counter[str]:
+    """A document's term counts, cached: a user's facts are scored on every turn (do not mutate)."""
+    return Counter(terms(document))
+
+
 def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
     """BM25 score of each document against the query (0.0 when nothing matches)."""
-    docs = [Counter(terms(d)) for d in documents]
+    docs = [_counted(d) for d in documents]
     if not docs:
         return []
     q = set(terms(query))

@@ -68,7 +68,7 @@ class FactsService:
                 text = self._cipher.decrypt(m.ciphertext, user_id=job.user_id, session_id=job.session_id,
                                             kind=MESSAGE_KIND, ref=str(m.seq))
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
-                learnt.extend((c, source) for c in self._model.extract_facts(text))
+                learnt.extend((c, source) for c in self._model.extract_facts(text, said_at=m.at))
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
         actions = self._merge(job.user_id, learnt) if learnt else ()
