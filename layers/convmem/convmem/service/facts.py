@@ -8,16 +8,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from convmem.domain import fact_merge, vectors
-from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, validate_id
+from convmem.domain.models import Fact, FactCandidate, FactSource, validate_id
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, KeyDestroyedError, NotFoundError
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, FactsJob, Model, Store, erasure_blocks
-from convmem.service.stored import MESSAGE_KIND, decrypt_facts, encrypt_facts
+from convmem.service.stored import (
+    MESSAGE_KIND,
+    decrypt_fact_shards,
+    decrypt_facts,
+    encrypt_fact_shard,
+    pack_facts,
+    shard_of,
+    unpack_facts,
+)
 from convmem.settings import Settings
 
 MAX_RACE_RETRIES = 8
-# The facts document stays far below DynamoDB's 400 KB item limit (ciphertext adds ~0.4 KB).
-MAX_DOCUMENT_BYTES = 300_000
+# A shard's ciphertext stays below the store's item bound (DynamoDB: 400 KB counted in bytes).
+MAX_SHARD_BYTES = 340_000
 EMBEDDINGS_PER_JOB = 20
 # Messages one job examines at most; a longer backlog is finished by the session's next jobs.
 MAX_CATCH_UP = 40
@@ -79,32 +87,33 @@ class FactsService:
         self._store.mark_active(job.user_id, self._clock.now())
         return FactsOutcome(job.user_id, len(learnt), actions)
 
+    def _read(self, user_id: str) -> tuple[int, dict[int, str], list[Fact]]:
+        """(version, plaintext by shard, every fact), read consistently for a conditional write."""
+        version, shards = self._store.get_facts(user_id)
+        plain = decrypt_fact_shards(self._cipher, user_id, shards)
+        return version, plain, [f for text in plain.values() for f in unpack_facts(text)]
+
     def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]]) -> tuple[str, ...]:
         s = self._settings
         embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
         for _ in range(MAX_RACE_RETRIES):
-            version, ct = self._store.get_facts(user_id)
-            facts = decrypt_facts(self._cipher, user_id, ct).facts
-            now = self._clock.now()
-            actions = []
-            for candidate, source in learnt:
-                try:
-                    result = fact_merge.merge(
-                        facts, candidate, source, now=now, new_id=self._new_id, threshold=s.facts_merge_threshold,
-                        max_facts=s.facts_max_per_user, max_history=s.fact_history_max,
-                    )
-                except ValueError:  # a slot key that is not one: the candidate is dropped
-                    actions.append("invalid")
-                    continue
-                facts = result.facts
-                actions.append(result.action)
+            version, plain, facts = self._read(user_id)
+            facts, actions = fact_merge.merge_all(
+                facts, learnt, now=self._clock.now(), new_id=self._new_id, threshold=s.facts_merge_threshold,
+                max_facts=s.facts_max_per_user, max_history=s.fact_history_max, per_message=s.facts_max_per_message,
+            )
             if not any(a in ("created", "updated", "confirmed", "reworded", "history") for a in actions):
                 return tuple(actions)
-            if "full" in actions:
-                logger.warning("facts full", extra={"user_id": user_id, "facts": len(facts)})
+            if "full" in actions or "dropped" in actions or any(a.startswith("compacted") for a in actions):
+                # Never silent: what did not get in, or was folded to make room, is counted.
+                logger.warning("facts bounded", extra={
+                    "user_id": user_id, "facts": len(facts), "full": actions.count("full"),
+                    "dropped": actions.count("dropped"),
+                    "compacted": sum(int(a.split(":")[1]) for a in actions if a.startswith("compacted")),
+                })
             facts = self._with_embeddings(facts, embedded)
             try:
-                self._put(user_id, version, facts)
+                self._put(user_id, version, plain, facts)
                 return tuple(actions)
             except ConcurrentUpdateError:
                 continue  # another job merged first: merge into what it wrote
@@ -122,37 +131,55 @@ class FactsService:
         return [f.model_copy(update={"embedding": embedded[f.statement]}) if f.embedding is None and f.statement in embedded else f
                 for f in facts]
 
-    def _put(self, user_id: str, version: int, facts: list[Fact]) -> None:
-        document = FactSet(facts=facts)
-        while len(document.model_dump_json()) > MAX_DOCUMENT_BYTES and any(f.history for f in document.facts):
-            # Bound the item: the oldest history entry anywhere goes first (current values never).
-            oldest = min((f for f in document.facts if f.history), key=lambda f: f.history[0].source.at)
-            document = FactSet(facts=[
-                f.model_copy(update={"history": f.history[1:]}) if f.id == oldest.id else f for f in document.facts
-            ])
-            logger.warning("fact history trimmed", extra={"user_id": user_id})
-        self._store.put_facts(
-            user_id, expected_version=version, ciphertext=encrypt_facts(self._cipher, user_id, document),
-            count=len(document.facts), now=self._clock.now(),
-        )
+    def _put(self, user_id: str, version: int, old: dict[int, str], facts: list[Fact]) -> None:
+        """Write the shards whose facts changed. A shard over its byte bound first loses its oldest
+        history entries, then the oldest told facts of the user are compacted (current identity and
+        contact facts never)."""
+        n = self._settings.facts_shards
+        while True:
+            split: dict[int, list[Fact]] = {i: [] for i in range(n)}
+            for f in facts:
+                split[shard_of(f.id, n)].append(f)
+            plain = {i: pack_facts(split[i]) for i in range(n)}
+            # The first write makes the head (shard 0) whole; after that only what changed is written.
+            changed = {i: text for i, text in plain.items() if text != old.get(i, pack_facts([])) or (i == 0 and not version)}
+            sealed = {i: encrypt_fact_shard(self._cipher, user_id, i, text) for i, text in changed.items()}
+            over = [i for i, ct in sealed.items() if len(ct) > MAX_SHARD_BYTES]
+            if not over:
+                break
+            facts = self._shrink(user_id, facts, split[over[0]])
+        self._store.put_facts(user_id, expected_version=version, shards=sealed, count=len(facts), now=self._clock.now())
+
+    def _shrink(self, user_id: str, facts: list[Fact], shard: list[Fact]) -> list[Fact]:
+        """Facts with less in them: the shard's oldest history entries, else a compaction of the
+        oldest told facts (a tenth of them at a time)."""
+        with_history = [f for f in shard if f.history]
+        logger.warning("facts shard over its byte bound", extra={"user_id": user_id, "facts": len(facts)})
+        if with_history:
+            trimmed = {f.id for f in sorted(with_history, key=lambda f: f.history[0].source.at)[: max(1, len(with_history) // 10)]}
+            return [f.model_copy(update={"history": f.history[1:]}) if f.id in trimmed else f for f in facts]
+        smaller, folded = fact_merge.compact(facts, now=self._clock.now(), new_id=self._new_id,
+                                             max_facts=max(1, len(facts) - len(facts) // 10))
+        if not folded:
+            raise DependencyUnavailableError("The user's facts cannot be made to fit.", code="facts_full")
+        return smaller
 
     # --- the API -----------------------------------------------------------------------------
     def list_facts(self, user_id: str) -> list[Fact]:
         """The user's current facts, most recently updated first."""
-        facts = decrypt_facts(self._cipher, user_id, self._store.load_user_memory(user_id).facts_ciphertext).facts
+        facts = decrypt_facts(self._cipher, user_id, self._store.load_user_memory(user_id).facts_shards).facts
         return sorted(facts, key=lambda f: f.updated_at, reverse=True)
 
     def forget(self, user_id: str, fact_id: str) -> None:
         """Remove one fact and its history; the next turn no longer recalls it. NotFoundError if absent."""
         validate_id(fact_id, "factId")
         for _ in range(MAX_RACE_RETRIES):
-            version, ct = self._store.get_facts(user_id)
-            facts = decrypt_facts(self._cipher, user_id, ct).facts
+            version, plain, facts = self._read(user_id)
             kept = [f for f in facts if f.id != fact_id]
             if len(kept) == len(facts):
                 raise NotFoundError("No such fact.", code="fact_not_found")
             try:
-                self._put(user_id, version, kept)
+                self._put(user_id, version, plain, kept)
                 return
             except ConcurrentUpdateError:
                 continue

@@ -3,7 +3,12 @@ the user's facts document and profile. One place names each item's encryption co
 
 from __future__ import annotations
 
-from convmem.domain.models import FactSet, Message, SessionState
+import base64
+import zlib
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from convmem.domain.models import Fact, FactSet, Message, SessionState
 from convmem.errors import NotFoundError
 from convmem.ports import Cipher, StoredMessage
 
@@ -43,16 +48,49 @@ def owned_state(state: SessionState | None, user_id: str) -> SessionState | None
     return state
 
 
-def decrypt_facts(cipher: Cipher, user_id: str, ciphertext: bytes | None) -> FactSet:
-    if not ciphertext:
-        return FactSet()
-    return FactSet.model_validate_json(
-        cipher.decrypt(ciphertext, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=FACTS_KIND)
-    )
+# A user's facts are split over shards (by fact id), each an encrypted, compressed document in its
+# own item: the turn reads them all in its one BatchGetItem, a merge rewrites only those it changed.
+_PACKED = "z1:"
 
 
-def encrypt_facts(cipher: Cipher, user_id: str, facts: FactSet) -> bytes:
-    return cipher.encrypt(facts.model_dump_json(), user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=FACTS_KIND)
+def facts_ref(shard: int) -> str:
+    """The encryption context's ref of a facts shard (shard 0 keeps the one-document name)."""
+    return FACTS_KIND if shard == 0 else f"{FACTS_KIND}#{shard}"
+
+
+def shard_of(fact_id: str, shards: int) -> int:
+    return zlib.crc32(fact_id.encode("utf-8")) % shards
+
+
+def pack_facts(facts: Sequence[Fact]) -> str:
+    """One shard's plaintext: compressed JSON (fact text compresses ~3x; the item is billed by bytes).
+    Compressing before encrypting shows only a document's size, and only to who reads the table."""
+    data = FactSet(facts=list(facts)).model_dump_json(exclude_defaults=True).encode("utf-8")
+    return _PACKED + base64.b64encode(zlib.compress(data, 6)).decode("ascii")
+
+
+@lru_cache(maxsize=64)
+def unpack_facts(plaintext: str) -> tuple[Fact, ...]:
+    """The facts of one shard's plaintext (a plain JSON document as written before shards, too).
+    Cached by content: an unchanged shard is parsed once per instance (facts are immutable)."""
+    if plaintext.startswith(_PACKED):
+        plaintext = zlib.decompress(base64.b64decode(plaintext[len(_PACKED):])).decode("utf-8")
+    return tuple(FactSet.model_validate_json(plaintext).facts)
+
+
+def decrypt_fact_shards(cipher: Cipher, user_id: str, shards: Mapping[int, bytes]) -> dict[int, str]:
+    """Each stored shard's plaintext, by shard number."""
+    return {i: cipher.decrypt(ct, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=facts_ref(i))
+            for i, ct in sorted(shards.items()) if ct}
+
+
+def decrypt_facts(cipher: Cipher, user_id: str, shards: Mapping[int, bytes]) -> FactSet:
+    """All of the user's facts, from every shard."""
+    return FactSet(facts=[f for text in decrypt_fact_shards(cipher, user_id, shards).values() for f in unpack_facts(text)])
+
+
+def encrypt_fact_shard(cipher: Cipher, user_id: str, shard: int, plaintext: str) -> bytes:
+    return cipher.encrypt(plaintext, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=facts_ref(shard))
 
 
 def decrypt_profile(cipher: Cipher, user_id: str, ciphertext: bytes | None) -> str | None:
