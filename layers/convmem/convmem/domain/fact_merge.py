@@ -325,9 +325,14 @@ def compact(facts: Sequence[Fact], *, now: datetime, new_id: Callable[[], str], 
 
 def searchable(fact: Fact) -> str:
     """The text a lexical scorer sees for a fact: its statement and the words its slot stands for."""
-    words = [_SLOT_WORDS.get(part, "") for part in fact.key.split(".")]
-    topic = fact.key.split(".", 1)[1].replace("_", " ").replace(".", " ") if "." in fact.key else ""
-    return " ".join([fact.statement, topic, *words])
+    return _searchable(fact.key, fact.statement)
+
+
+@lru_cache(maxsize=16384)
+def _searchable(key: str, statement: str) -> str:
+    words = [_SLOT_WORDS.get(part, "") for part in key.split(".")]
+    topic = key.split(".", 1)[1].replace("_", " ").replace(".", " ") if "." in key else ""
+    return " ".join([statement, topic, *words])
 
 
 def embedding_scores(facts: Sequence[Fact], query_vector: Sequence[float] | None, floor: float) -> list[float] | None:
@@ -374,13 +379,13 @@ def recall(
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
 
-    order = sorted(range(len(facts)), key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
+    # Only what can be sent is ordered: a match, or standing background.
+    eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
+    order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
     chosen: list[Fact] = []
     used = 0
     for i in order:
         fact = facts[i]
-        if scores[i] <= 0 and fact.key not in STANDING_KEYS:
-            continue
         cost = count_tokens(f"- {fact.statement}") + 1
         if used + cost > budget_tokens:
             continue

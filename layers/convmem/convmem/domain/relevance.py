@@ -44,9 +44,10 @@ def terms(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=16384)
-def _counted(document: str) -> Counter[str]:
-    """A document's term counts, cached: a user's facts are scored on every turn (do not mutate)."""
-    return Counter(terms(document))
+def _counted(document: str) -> tuple[dict[str, int], int]:
+    """A document's term counts and length, cached: a user's facts are scored on every turn."""
+    counts = Counter(terms(document))
+    return dict(counts), sum(counts.values())
 
 
 def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -54,19 +55,16 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float 
     docs = [_counted(d) for d in documents]
     if not docs:
         return []
-    q = set(terms(query))
-    avg = sum(sum(d.values()) for d in docs) / len(docs) or 1.0
-    df = Counter(t for d in docs for t in set(d) if t in q)
     n = len(docs)
-    scores = []
-    for d in docs:
-        length = sum(d.values())
-        s = 0.0
-        for t in q:
-            if d[t]:
-                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
-                s += idf * d[t] * (k1 + 1) / (d[t] + k1 * (1 - b + b * length / avg))
-        scores.append(s)
+    avg = sum(length for _, length in docs) / n or 1.0
+    scores = [0.0] * n
+    for t in set(terms(query)):
+        hits = [(i, d[t]) for i, (d, _) in enumerate(docs) if t in d]
+        if not hits:
+            continue
+        idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
+        for i, tf in hits:
+            scores[i] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * docs[i][1] / avg))
     return scores
 
 

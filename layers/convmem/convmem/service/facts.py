@@ -16,9 +16,10 @@ from convmem.service.stored import (
     MESSAGE_KIND,
     decrypt_fact_shards,
     decrypt_facts,
-    encrypt_fact_shard,
+    encrypt_fact_shards,
     pack_facts,
     shard_of,
+    split_facts,
     unpack_facts,
 )
 from convmem.settings import Settings
@@ -136,18 +137,16 @@ class FactsService:
         history entries, then the oldest told facts of the user are compacted (current identity and
         contact facts never)."""
         n = self._settings.facts_shards
+        empty = pack_facts([])
         while True:
-            split: dict[int, list[Fact]] = {i: [] for i in range(n)}
-            for f in facts:
-                split[shard_of(f.id, n)].append(f)
-            plain = {i: pack_facts(split[i]) for i in range(n)}
+            plain = split_facts(facts, n, old)
             # The first write makes the head (shard 0) whole; after that only what changed is written.
-            changed = {i: text for i, text in plain.items() if text != old.get(i, pack_facts([])) or (i == 0 and not version)}
-            sealed = {i: encrypt_fact_shard(self._cipher, user_id, i, text) for i, text in changed.items()}
+            changed = {i: text for i, text in plain.items() if text != old.get(i, empty) or (i == 0 and not version)}
+            sealed = encrypt_fact_shards(self._cipher, user_id, changed)
             over = [i for i, ct in sealed.items() if len(ct) > MAX_SHARD_BYTES]
             if not over:
                 break
-            facts = self._shrink(user_id, facts, split[over[0]])
+            facts = self._shrink(user_id, facts, [f for f in facts if shard_of(f.id, n) == over[0]])
         self._store.put_facts(user_id, expected_version=version, shards=sealed, count=len(facts), now=self._clock.now())
 
     def _shrink(self, user_id: str, facts: list[Fact], shard: list[Fact]) -> list[Fact]:

@@ -89,8 +89,24 @@ def decrypt_facts(cipher: Cipher, user_id: str, shards: Mapping[int, bytes]) -> 
     return FactSet(facts=[f for text in decrypt_fact_shards(cipher, user_id, shards).values() for f in unpack_facts(text)])
 
 
-def encrypt_fact_shard(cipher: Cipher, user_id: str, shard: int, plaintext: str) -> bytes:
-    return cipher.encrypt(plaintext, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=facts_ref(shard))
+def split_facts(facts: Sequence[Fact], shards: int, old: Mapping[int, str] | None = None) -> dict[int, str]:
+    """Each shard's plaintext for ``facts`` over ``shards`` items, empty shards too. With ``old``
+    (the plaintexts read), a shard holding exactly the facts it was read with keeps its old text
+    without being packed again (the merge keeps the objects of the facts it did not touch)."""
+    split: dict[int, list[Fact]] = {i: [] for i in range(shards)}
+    for f in facts:
+        split[shard_of(f.id, shards)].append(f)
+    out = {}
+    for i, group in split.items():
+        before = unpack_facts(old[i]) if old and i in old else None
+        same = before is not None and len(before) == len(group) and all(a is b for a, b in zip(before, group, strict=True))
+        out[i] = old[i] if same and old else pack_facts(group)
+    return out
+
+
+def encrypt_fact_shards(cipher: Cipher, user_id: str, plain: Mapping[int, str]) -> dict[int, bytes]:
+    return {i: cipher.encrypt(text, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=facts_ref(i))
+            for i, text in plain.items()}
 
 
 def decrypt_profile(cipher: Cipher, user_id: str, ciphertext: bytes | None) -> str | None:
