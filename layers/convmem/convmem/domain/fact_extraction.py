@@ -181,7 +181,7 @@ _PETS = "dog|puppy|cat|kitten|bird|parrot|hamster|rabbit|bunny|turtle|fish|horse
 _NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?([A-Z][a-z]+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")" + _NAMED)
-_WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|since|for|in|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
+_WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
 _STUDY_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:study(?:ing)?|major(?:ing)?\s+in|majored\s+in)\s+([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|at|in|since)\b|[.,!?;]|$)", re.IGNORECASE)
 _AGE_RE = re.compile(r"\bI(?:'m| am| just turned| turned)\s+(\d{1,3})(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|days|weeks|months|%|km|miles|times))")
 # Frames around what they tell ("I wanted to tell you about my trip") are not about the other party.
@@ -199,6 +199,8 @@ _SUBJECT_DROPPED = re.compile(
     r"learned|learnt|spent|ran|gave|won|moved|adopted|painted|booked|tried|planning|hoping)\b",
     re.IGNORECASE,
 )
+# A request to the agent ("Please change the address") is what they want done, not who they are.
+_REQUEST = re.compile(r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me)\b|\bplease\b", re.IGNORECASE)
 MAX_WORDS = 60
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
@@ -277,7 +279,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
     thread = False  # the previous sentence was kept: a following one may continue it
     for raw in _SENTENCE.split(text):
         sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
-        if not sentence:
+        if not sentence or _REQUEST.search(sentence):
             thread = False
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
@@ -289,7 +291,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             sentence, when = fact_dates.resolve(sentence, said_at)
         sentence = sentence.rstrip(" .!")
         statement = sentence if korean else _third_person(sentence)
-        content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and len(t) > 1]
+        content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
         if not own and out and len(out[-1].statement.split()) + len(statement.split()) <= MAX_WORDS:
             last = out[-1]  # it goes on about the previous sentence: one fact
             value = " ".join(dict.fromkeys([*last.value.split(), *(t for t in content if t not in _KO_SELF)]))
@@ -297,7 +299,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
                                               "when": last.when or when})
             continue
         thread = True
-        if len(set(content)) < 3 or set(content) <= covered:
+        # Three words that carry something; two when it names its time ("I went to the dentist yesterday").
+        if len(set(content)) < (2 if when else 3) or set(content) <= covered:
             thread = bool(own)
             continue
         if len(statement.split()) > MAX_WORDS:
