@@ -52,7 +52,7 @@ class Settings(BaseModel):
         alias="CONVMEM_SYSTEM_PROMPT",
     )
 
-    facts_budget_tokens: int = Field(600, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
+    facts_budget_tokens: int = Field(800, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
     """L7: most tokens the recalled facts take in one request (README "Choosing the facts budget")."""
     facts_max_recalled: int = Field(60, alias="CONVMEM_FACTS_MAX_RECALLED", ge=0, le=200)
     """L7: most facts recalled into one request (the most relevant first)."""
