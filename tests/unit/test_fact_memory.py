@@ -67,6 +67,7 @@ def test_a_message_mixing_their_things_and_mine_keeps_only_mine():
     ("I'm studying marine biology at night school.", "study.subject", "marine biology"),
     ("My brother Tomas just moved back from Porto.", "family.brother.tomas", "Tomas"),
     ("Our cat Miso turned five this spring.", "pet.miso", "Miso"),
+    ("Yes, Pippin, my rabbit, chewed the sofa again.", "pet.pippin", "rabbit"),
     ("My best friend Dara is getting married in June.", "people.dara", "Dara"),
     ("I'm 34 years old.", "age", "34"),
 ])
@@ -91,6 +92,11 @@ def test_what_people_tell_about_their_life_is_kept_in_their_words_in_the_third_p
 def test_a_sentence_that_goes_on_about_what_they_said_joins_it():
     [fact] = told(extract("I went to the council meeting about the new park. It was packed and very emotional.", WED))
     assert "council meeting" in fact.statement and "packed and very emotional" in fact.statement
+
+
+def test_a_sentence_about_someone_else_by_name_does_not_join_what_they_told():
+    found = told(extract("I went hiking at Bukhansan yesterday. Mina's photos from her trip were stunning.", WED))
+    assert len(found) == 1 and "Mina" not in found[0].statement
 
 
 def test_korean_first_person_statements_are_kept_and_dated():

@@ -15,6 +15,8 @@ from datetime import date, datetime, timedelta
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"]
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+                          "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 _KO_WEEKDAYS = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
             "nine": 9, "ten": 10, "couple of": 2, "a couple of": 2}
@@ -90,7 +92,7 @@ _EN = re.compile(
     r"|(?P<tomorrow>tomorrow)|(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of)\s+"
     r"(?P<unit>day|week|month|year)s?\s+ago"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|month|year|weekend|"
-    + "|".join(_WEEKDAYS) + r"))\b",
+    + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
 )
 _KO = re.compile(
@@ -117,6 +119,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         unit = m["unit"].lower()
         return _offset(said, unit, -n)
     rel, period = m["rel"].lower(), m["period"].lower()
+    period = _WEEKDAY_ABBREVIATIONS.get(period, period)
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
     if period in _WEEKDAYS:
         if direction == 0:

@@ -181,6 +181,7 @@ _PETS = "dog|puppy|cat|kitten|bird|parrot|hamster|rabbit|bunny|turtle|fish|horse
 _NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?([A-Z][a-z]+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")" + _NAMED)
+_NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b")
 _WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
 _STUDY_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:study(?:ing)?|major(?:ing)?\s+in|majored\s+in)\s+([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|at|in|since)\b|[.,!?;]|$)", re.IGNORECASE)
 _AGE_RE = re.compile(r"\bI(?:'m| am| just turned| turned)\s+(\d{1,3})(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|days|weeks|months|%|km|miles|times))")
@@ -201,6 +202,10 @@ _SUBJECT_DROPPED = re.compile(
 )
 # A request to the agent ("Please change the address") is what they want done, not who they are.
 _REQUEST = re.compile(r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me)\b|\bplease\b", re.IGNORECASE)
+# A sentence goes on about the previous one when it opens by pointing back at it ("It was so
+# powerful."); one that opens with someone's name may be about the other party.
+_GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
+                      r"everybody|so|and|but|then|plus|also|now|still|[가-힣])", re.IGNORECASE)
 MAX_WORDS = 60
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
@@ -220,9 +225,11 @@ def _slot_people(text: str) -> list[FactCandidate]:
         key = f"family.{relation}.{name}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
                                                               "roommate", "neighbor", "neighbour", "mentor", "teacher"} else f"people.{name}"
         out.append(FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}"))
-    for m in _PET_RE.finditer(text):
-        kind, name = m.group(1).lower(), m.group(2)
+    pets = [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
+    pets += [(m.group(2), m.group(1)) for m in _NAME_THEN_PET_RE.finditer(text)]
+    for kind, name in pets:
         if name not in _PLACEHOLDER_NAMES:
+            kind = kind.lower()
             out.append(FactCandidate(key=normalise_key(f"pet.{name}"), value=f"{kind} {name}", statement=f"Has a {kind} named {name}"))
     return out
 
@@ -284,7 +291,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
         own = _KO_FIRST_PERSON.search(sentence) if korean else (_FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence))
-        if not own and not thread:
+        if not own and not (thread and _GOES_ON.match(sentence)):
+            thread = False
             continue
         when = None
         if said_at is not None:
