@@ -46,12 +46,23 @@ def told(facts):
     "That's such a beautiful painting, the colours are amazing.",
     "Please change the delivery address to my office.",
     "I know, right? Sounds great.",
+    "I bet the kids had a blast at the zoo.",
+    "Those turtles are so cute, I'd love to see them someday.",
+    "I'm sure Max loves the new yard.",
+    "I hope Oliver feels better soon.",
+    "I saw the pics of the sunset, stunning!",
+    "Take care and give the dog a hug from me.",
     "너는 어제 뭐 했어?",
     "네가 만든 케이크 정말 맛있었어.",
     "당신의 강아지가 너무 귀여워요.",
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
+
+
+def test_an_opinion_that_also_says_something_of_their_own_is_kept():
+    [fact] = told(extract("I think I'll start running again next month.", WED))
+    assert fact.statement == "They think they'll start running again in April 2024"
 
 
 def test_a_message_mixing_their_things_and_mine_keeps_only_mine():

@@ -200,8 +200,23 @@ _SUBJECT_DROPPED = re.compile(
     r"learned|learnt|spent|ran|gave|won|moved|adopted|painted|booked|tried|planning|hoping)\b",
     re.IGNORECASE,
 )
-# A request to the agent ("Please change the address") is what they want done, not who they are.
-_REQUEST = re.compile(r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me)\b|\bplease\b", re.IGNORECASE)
+# A request to the agent ("Please change the address") or a wish for the other party ("Take care")
+# is what they want done, not who they are.
+_REQUEST = re.compile(
+    r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me|take care|give|have fun|enjoy|"
+    r"say hi|good luck|congrats|congratulations)\b|\bplease\b",
+    re.IGNORECASE,
+)
+# An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
+# them") is about what they were told, unless the sentence also says something of their own.
+_OPINION = re.compile(
+    r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+)?(?:think|thought|bet|guess|hope|wish|agree|"
+    r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|"
+    r"can't wait|cannot wait|love to|like to)\b",
+    re.IGNORECASE,
+)
+_OWN = re.compile(r"\b(?:my|mine|our|ours|we|we're|we've|us|myself)\b", re.IGNORECASE)
+_SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
@@ -290,6 +305,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             thread = False
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
+        if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
+            thread = False
+            continue
         own = _KO_FIRST_PERSON.search(sentence) if korean else (_FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence))
         if not own and not (thread and _GOES_ON.match(sentence)):
             thread = False
