@@ -125,3 +125,27 @@ def test_bedrock_extraction_gets_the_said_date_and_gives_the_offline_shape(servi
     # offline extractor gives: a dated event with its resolved date, a family slot.
     assert set(kept) == {"family.daughter.ana", "event.swimming_lesson"}
     assert kept["event.swimming_lesson"].when == day.isoformat() and day_text(day) in kept["event.swimming_lesson"].statement
+
+
+def test_the_facts_function_may_make_every_dynamodb_call_its_job_makes(services, settings, model):  # noqa: F811
+    """IAM authorises a transaction's items by their own actions (Put -> PutItem, Update -> UpdateItem)."""
+    from tests.unit.test_template_policies import statements
+
+    allowed = {a for st in statements("FactsFunction") for a in st["Action"] if a.startswith("dynamodb:")}
+    made: set[str] = set()
+
+    def record(params, model, **_):
+        if model.name == "TransactWriteItems":
+            made.update({"Put": "dynamodb:PutItem", "Update": "dynamodb:UpdateItem", "Delete": "dynamodb:DeleteItem",
+                         "ConditionCheck": "dynamodb:ConditionCheckItem"}[next(iter(i))] for i in params["TransactItems"])
+        else:
+            made.add(f"dynamodb:{model.name}")
+
+    ddb = boto3.client("dynamodb")
+    ddb.meta.events.register("before-parameter-build.dynamodb.*", record)
+    facts = build_facts(settings, clients={"dynamodb": ddb}, model=model)
+    for seq, text in ((1, "My name is Jo Park."), (3, "I went to the harbour market yesterday. My dog Bori came along.")):
+        say(services, text, session="s-1")
+        facts.process(FactsJob(user_id=USER, session_id="s-1", visitor_seq=seq))
+    assert "dynamodb:PutItem" in made and "dynamodb:BatchGetItem" in made  # shards were written and read
+    assert made <= allowed, made - allowed

@@ -33,6 +33,15 @@ MAX_CATCH_UP = 40
 
 
 @dataclass(frozen=True)
+class _Stored:
+    """The facts document as read: its version, each shard's plaintext and stored bytes."""
+
+    version: int
+    plain: dict[int, str]
+    sizes: dict[int, int]
+
+
+@dataclass(frozen=True)
 class FactsOutcome:
     user_id: str
     candidates: int
@@ -88,17 +97,18 @@ class FactsService:
         self._store.mark_active(job.user_id, self._clock.now())
         return FactsOutcome(job.user_id, len(learnt), actions)
 
-    def _read(self, user_id: str) -> tuple[int, dict[int, str], list[Fact]]:
-        """(version, plaintext by shard, every fact), read consistently for a conditional write."""
+    def _read(self, user_id: str) -> tuple[_Stored, list[Fact]]:
+        """The stored document and every fact in it, read consistently for a conditional write."""
         version, shards = self._store.get_facts(user_id)
         plain = decrypt_fact_shards(self._cipher, user_id, shards)
-        return version, plain, [f for text in plain.values() for f in unpack_facts(text)]
+        stored = _Stored(version, plain, {i: len(ct) for i, ct in shards.items()})
+        return stored, [f for text in plain.values() for f in unpack_facts(text)]
 
     def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]]) -> tuple[str, ...]:
         s = self._settings
         embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
         for _ in range(MAX_RACE_RETRIES):
-            version, plain, facts = self._read(user_id)
+            stored, facts = self._read(user_id)
             facts, actions = fact_merge.merge_all(
                 facts, learnt, now=self._clock.now(), new_id=self._new_id, threshold=s.facts_merge_threshold,
                 max_facts=s.facts_max_per_user, max_history=s.fact_history_max, per_message=s.facts_max_per_message,
@@ -114,7 +124,7 @@ class FactsService:
                 })
             facts = self._with_embeddings(facts, embedded)
             try:
-                self._put(user_id, version, plain, facts)
+                self._put(user_id, stored, facts)
                 return tuple(actions)
             except ConcurrentUpdateError:
                 continue  # another job merged first: merge into what it wrote
@@ -132,22 +142,26 @@ class FactsService:
         return [f.model_copy(update={"embedding": embedded[f.statement]}) if f.embedding is None and f.statement in embedded else f
                 for f in facts]
 
-    def _put(self, user_id: str, version: int, old: dict[int, str], facts: list[Fact]) -> None:
+    def _put(self, user_id: str, stored: _Stored, facts: list[Fact]) -> None:
         """Write the shards whose facts changed. A shard over its byte bound first loses its oldest
         history entries, then the oldest told facts of the user are compacted (current identity and
         contact facts never)."""
         n = self._settings.facts_shards
         empty = pack_facts([])
         while True:
-            plain = split_facts(facts, n, old)
+            plain = split_facts(facts, n, stored.plain)
             # The first write makes the head (shard 0) whole; after that only what changed is written.
-            changed = {i: text for i, text in plain.items() if text != old.get(i, empty) or (i == 0 and not version)}
+            changed = {i: text for i, text in plain.items()
+                       if text != stored.plain.get(i, empty) or (i == 0 and not stored.version)}
             sealed = encrypt_fact_shards(self._cipher, user_id, changed)
-            over = [i for i, ct in sealed.items() if len(ct) > MAX_SHARD_BYTES]
+            # A shard over the bound is shrunk whether or not this merge changed it (a bound lowered
+            # since it was written, a document from before shards).
+            sizes = {**stored.sizes, **{i: len(ct) for i, ct in sealed.items()}}
+            over = [i for i, size in sorted(sizes.items()) if size > MAX_SHARD_BYTES]
             if not over:
                 break
             facts = self._shrink(user_id, facts, [f for f in facts if shard_of(f.id, n) == over[0]])
-        self._store.put_facts(user_id, expected_version=version, shards=sealed, count=len(facts), now=self._clock.now())
+        self._store.put_facts(user_id, expected_version=stored.version, shards=sealed, count=len(facts), now=self._clock.now())
 
     def _shrink(self, user_id: str, facts: list[Fact], shard: list[Fact]) -> list[Fact]:
         """Facts with less in them: the shard's oldest history entries, else a compaction of the
@@ -173,12 +187,12 @@ class FactsService:
         """Remove one fact and its history; the next turn no longer recalls it. NotFoundError if absent."""
         validate_id(fact_id, "factId")
         for _ in range(MAX_RACE_RETRIES):
-            version, plain, facts = self._read(user_id)
+            stored, facts = self._read(user_id)
             kept = [f for f in facts if f.id != fact_id]
             if len(kept) == len(facts):
                 raise NotFoundError("No such fact.", code="fact_not_found")
             try:
-                self._put(user_id, version, plain, kept)
+                self._put(user_id, stored, kept)
                 return
             except ConcurrentUpdateError:
                 continue
