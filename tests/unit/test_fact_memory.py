@@ -271,6 +271,19 @@ def test_a_question_about_when_finds_the_dated_fact_with_its_date():
     assert "on 15 March 2024" in first.statement  # resolved (said on the 16th), never "yesterday"
 
 
+def _fact(key, statement, when=None):
+    return Fact(id=key, key=key, statement=statement, value=statement.lower(), source=src(1), created_at=WED,
+                updated_at=WED, when=when)
+
+
+def test_a_question_about_when_favours_the_fact_that_names_its_time():
+    facts = [_fact("preference.piano_lesson", "Likes piano lessons"),
+             _fact("event.piano_lesson", "They had their first piano lesson with Mr Han on 12 March 2024", "2024-03-12")]
+    assert recall(facts, "tell me about my piano lessons", budget_tokens=300, max_facts=1)[0].key == "preference.piano_lesson"
+    assert recall(facts, "When did I have my piano lesson?", budget_tokens=300, max_facts=1)[0].key == "event.piano_lesson"
+    assert recall(facts, "피아노 레슨 언제였지? piano lesson", budget_tokens=300, max_facts=1)[0].key == "event.piano_lesson"
+
+
 def test_recall_finds_what_was_told_by_its_words():
     chosen = recall(_life(), "what colour is my kayak?", budget_tokens=300, max_facts=10)
     assert "bright orange" in chosen[0].statement

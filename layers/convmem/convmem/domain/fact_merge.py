@@ -350,6 +350,7 @@ _ASKS_WHEN = re.compile(
 )
 # How much a dated fact gains when the message asks when something happened.
 WHEN_BOOST = 1.5
+SAID_BOOST = 1.2
 
 
 def asks_when(query: str) -> bool:
@@ -373,8 +374,9 @@ def recall(
         return []
     if scores is None:
         scores = relevance.bm25_scores(query, [searchable(f) for f in facts])
-    if asks_when(query):
-        scores = [s * WHEN_BOOST if f.when or f.key.split(".", 1)[0] in TOLD else s for s, f in zip(scores, facts, strict=True)]
+    if asks_when(query):  # what names its time first, then what carries when it was said
+        scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
+                  for s, f in zip(scores, facts, strict=True)]
 
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
