@@ -221,6 +221,12 @@ _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
                       r"everybody|so|and|but|then|plus|also|now|still|[가-힣])", re.IGNORECASE)
+# Words that only colour speech: dropped from what is kept, so more of it fits a request.
+_FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
+                     r"so so|just|very)\s+", re.IGNORECASE)
+# A lone name before a comma ("Gina, I got the job") is whom they speak to, not what they tell.
+_VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
+                       r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
 MAX_WORDS = 60
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
@@ -282,6 +288,8 @@ def _clauses_about_them(sentence: str) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left."""
     parts = [p for p in _CLAUSE.split(sentence) if p]
+    if len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]):
+        parts = parts[1:]
     kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?")]
     if not kept:
         return None
@@ -316,7 +324,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
         if said_at is not None:
             sentence, when = fact_dates.resolve(sentence, said_at)
         sentence = sentence.rstrip(" .!")
-        statement = sentence if korean else _third_person(sentence)
+        statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
         if not own and out and len(out[-1].statement.split()) + len(statement.split()) <= MAX_WORDS:
             last = out[-1]  # it goes on about the previous sentence: one fact

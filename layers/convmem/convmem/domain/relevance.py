@@ -17,9 +17,10 @@ STOP_WORDS = frozenset(_STOP)
 
 
 def stem(word: str) -> str:
-    """A light English suffix strip, so refund / refunds / refunded and live / lives / lived meet."""
+    """A light English suffix strip, so refund / refunds / refunded, live / lives / lived and
+    mentor / mentored / mentorship meet."""
     if word.isascii() and word.isalpha() and not word.endswith("ss"):
-        for suffix in ("ing", "ed", "es", "s"):
+        for suffix in ("ships", "ship", "ing", "ed", "es", "s"):
             if len(word) > len(suffix) + 2 and word.endswith(suffix):
                 word = word[: -len(suffix)]
                 break
