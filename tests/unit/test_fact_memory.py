@@ -159,6 +159,10 @@ def test_relative_time_is_resolved_against_when_it_was_said(text, rendered, when
     assert rendered in resolved and found == when
 
 
+def test_a_time_word_as_the_subject_reads_as_a_date():
+    assert fact_dates.resolve("Tomorrow's the big race", WED)[0] == "14 March 2024 is the big race"
+
+
 def test_next_month_in_december_is_january_of_the_next_year():
     assert fact_dates.resolve("next month", datetime(2024, 12, 20, tzinfo=UTC)) == ("in January 2025", "2025-01")
 

@@ -217,5 +217,8 @@ def resolve(text: str, said_at: datetime) -> tuple[str, str | None]:
     sortable value (None when the text names no relative time)."""
     found = find(text, said_at)
     for r in reversed(found):
-        text = text[: r.start] + r.text + text[r.end :]
+        rendered, end = r.text, r.end
+        if text[end : end + 2] in ("'s", "\u2019s"):  # "Tomorrow's the big day": the date is the subject
+            rendered, end = re.sub(r"^(?:on|in) ", "", rendered) + " is", end + 2
+        text = text[: r.start] + rendered + text[end:]
     return text, (found[0].when if found else None)
