@@ -19,7 +19,7 @@ from convmem.ports import FactsJob
 from convmem.service import facts as facts_service
 from convmem.service import stored
 
-from tests.functional.test_bedrock import bedrock_settings, converse_out, runtime  # noqa: F401 - fixtures
+from tests.functional.test_bedrock import bedrock_settings, captured_logs, converse_out, runtime  # noqa: F401 - fixtures
 from tests.functional.test_facts import USER, facts_fn, facts_items, job, load_fn, model, say  # noqa: F401 - fixtures
 
 
@@ -149,3 +149,17 @@ def test_the_facts_function_may_make_every_dynamodb_call_its_job_makes(services,
         facts.process(FactsJob(user_id=USER, session_id="s-1", visitor_seq=seq))
     assert "dynamodb:PutItem" in made and "dynamodb:BatchGetItem" in made  # shards were written and read
     assert made <= allowed, made - allowed
+
+
+def test_what_a_long_message_could_not_add_is_counted_in_the_log_never_silent(services, settings, model, captured_logs):  # noqa: F811
+    long = ("I repaired the garden fence. I baked rye bread for the neighbours. I sold my old motorbike. "
+            "I learned three chords on the ukulele. I painted the hallway pale green. I booked dance lessons for spring. "
+            "I planted tomatoes along the wall. I cancelled the gym membership. I framed grandma's wedding photo. "
+            "I sorted the attic boxes by decade. My email is jo.park@example.org.")
+    say(services, long, session="s-1")
+    outcome = build_facts(settings, model=model).process(FactsJob(user_id=USER, session_id="s-1", visitor_seq=1))
+    kept = {f.key for f in services.facts.list_facts(USER)}
+    assert len(kept) == settings.facts_max_per_message and "contact.email" in kept  # who they are got in first
+    assert outcome.actions.count("dropped") == 3
+    log = captured_logs.getvalue()
+    assert '"dropped":3' in log and "motorbike" not in log and "jo.park" not in log  # counts, never the text
