@@ -102,6 +102,7 @@ RECORDED = {"facts": [  # a realistic answer of the utility model to the message
     {"key": "event.swimming_lesson", "value": "took daughter ana to first swimming lesson",
      "statement": "They took their daughter Ana to her first swimming lesson on {date}", "when": "{iso}"},
     {"key": "note.other_party_picnic", "value": "picnic idea", "statement": "Likes the picnic idea", "when": "yesterday"},
+    {"key": "preference.picnic_idea", "value": "+your picnic idea", "statement": "Loves your picnic idea", "when": None},
 ]}
 
 
@@ -121,8 +122,9 @@ def test_bedrock_extraction_gets_the_said_date_and_gives_the_offline_shape(servi
     prompt = request["system"][0]["text"]
     assert "event.<topic>" in prompt and "never the other party" in prompt and "YYYY-MM-DD" in prompt
     kept = {f.key: f for f in services.facts.list_facts(USER)}
-    # The malformed fact (a time that is not a date) is dropped alone; the others keep the shape the
-    # offline extractor gives: a dated event with its resolved date, a family slot.
+    # The malformed fact (a time that is not a date) and the one about the other party's idea are
+    # dropped alone; the others keep the shape the offline extractor gives: a dated event with its
+    # resolved date, a family slot.
     assert set(kept) == {"family.daughter.ana", "event.swimming_lesson"}
     assert kept["event.swimming_lesson"].when == day.isoformat() and day_text(day) in kept["event.swimming_lesson"].statement
 

@@ -36,6 +36,7 @@ from pydantic import BaseModel, Field, ValidationError
 from convmem.adapters.tools import ToolRegistry
 from convmem.domain.context_assembly import MESSAGE_OVERHEAD_TOKENS, render_blocks, request_tokens
 from convmem.domain.fact_dates import day_text
+from convmem.domain.fact_extraction import about_other_party
 from convmem.domain.fact_merge import normalise_key
 from convmem.domain.models import FactCandidate, Message, ModelRequest
 from convmem.domain.tokens import count_tokens, truncate_tokens
@@ -88,7 +89,8 @@ class _Extracted(BaseModel):
 
 def _candidates(raw: list[dict[str, Any]], limit: int) -> list[FactCandidate]:
     """The well-formed facts of a valid answer, at most ``limit``: one malformed fact (a key that is
-    not a slot, a date that is not one) is dropped alone. Raises ValueError when none of several is."""
+    not a slot, a date that is not one) or one about the other party is dropped alone. Raises
+    ValueError when none of several is well-formed."""
     out = []
     for item in raw:
         try:
@@ -96,6 +98,8 @@ def _candidates(raw: list[dict[str, Any]], limit: int) -> list[FactCandidate]:
             candidate = candidate.model_copy(update={"key": normalise_key(candidate.key)})
         except (ValueError, ValidationError):
             continue
+        if about_other_party(f"{candidate.statement} {candidate.value}"):
+            continue  # "Loves your turtles": the other party's things are not a fact about the visitor
         out.append(candidate)
     if raw and not out:
         raise ValueError("no well-formed fact in the output")

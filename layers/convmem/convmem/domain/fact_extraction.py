@@ -237,6 +237,11 @@ _NOT_TOPIC = relevance.STOP_WORDS | _HOLLOW | _KO_SELF | {
     "on", "in", "at", "week", "before", "after", "weekend", "said", "last", "next", "ago", "yesterday", "today", "tomorrow", "tonight"}
 
 
+def about_other_party(text: str) -> bool:
+    """Whether ``text`` speaks of the other party ("your turtles", "you should", "네가")."""
+    return bool(_OTHER_PARTY.search(text))
+
+
 def _slot_people(text: str) -> list[FactCandidate]:
     out = []
     for m in _RELATION_RE.finditer(text):
