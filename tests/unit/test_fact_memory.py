@@ -251,6 +251,19 @@ def test_a_full_store_compacts_the_oldest_told_facts_and_lets_identity_in():
     assert any("number 299" in f.statement for f in told(facts))  # the recent stay whole
 
 
+def test_compaction_keeps_the_first_words_of_every_fact_it_folds():
+    new_id = ids()
+    learnt = [(c, s) for text, s in _distinct(600, WED - timedelta(days=400)) for c in extract(text, s.at)]
+    facts, _ = merge_all([], learnt, now=WED, new_id=new_id, max_facts=2500)
+    smaller, folded = compact(facts, now=WED, new_id=new_id, max_facts=500)
+    assert folded == 101 and len(smaller) < 600 - 90  # room made
+    digests = " ".join(f.statement for f in smaller if f.key.startswith("digest."))
+    gone = [f for f in facts if f.id not in {g.id for g in smaller}]
+    assert len(gone) == folded
+    assert all(" ".join(f.statement.split()[:6]) in digests for f in gone)  # coarser, not dropped
+    assert all(len(f.statement) <= 1200 for f in smaller)
+
+
 def test_identity_and_contact_are_never_compacted():
     new_id = ids()
     facts = learn([], "My name is Jo Park and my email is jo@example.org", src(1, WED - timedelta(days=900)), new_id)

@@ -289,10 +289,11 @@ def _short(statement: str, words: int) -> str:
 
 
 def compact(facts: Sequence[Fact], *, now: datetime, new_id: Callable[[], str], max_facts: int) -> tuple[list[Fact], int]:
-    """Make room for new facts: the oldest compactable facts (told facts first, then stale
-    slots other than identity and contact) fold into one ``digest.<yyyy_mm>`` fact per month they
-    were said in, in fewer words. Returns (facts, how many were folded); nothing is folded when
-    nothing may be."""
+    """Make room for new facts: the oldest compactable facts (told facts first, then stale slots
+    other than identity and contact), a twentieth of the cap at a time, fold into ``digest`` facts
+    of the month they were said in ("Earlier, in May 2023: ...; ..."), each fact cut to its first
+    words, a digest at most DIGEST_MAX_CHARS (``digest.2023_05``, ``digest.2023_05_2``...).
+    Returns (facts, how many were folded); nothing is folded when nothing may be."""
     def rank(f: Fact) -> tuple[int, datetime]:
         return (0 if f.key.split(".", 1)[0] in TOLD else 1, f.updated_at)
 
@@ -302,25 +303,27 @@ def compact(facts: Sequence[Fact], *, now: datetime, new_id: Callable[[], str], 
     batch = movable[: max(2, len(facts) - max_facts + 1, max_facts // 20)]
     gone = {f.id for f in batch}
     digests = {f.key: f for f in facts if f.key.startswith(DIGEST + ".")}
-    by_month: dict[str, list[Fact]] = {}
     for f in sorted(batch, key=lambda f: f.source.at):
-        by_month.setdefault(f"{DIGEST}.{f.source.at:%Y_%m}", []).append(f)
-    for key, group in by_month.items():
-        said = group[0].source.at
-        head = f"Earlier, in {fact_dates.month_text(said.year, said.month)}: "
-        old = digests.get(key)
-        parts = ([old.statement.removeprefix(head)] if old else []) + [_short(f.statement, DIGEST_PART_WORDS) for f in group]
-        statement = head + "; ".join(parts)
-        if len(statement) > DIGEST_MAX_CHARS:  # coarser still: the oldest words go first
-            statement = head + "…" + statement[len(statement) - DIGEST_MAX_CHARS + len(head) + 1 :]
-        value = " ".join(dict.fromkeys(relevance.words(statement)))[:300]
-        if old:
-            digests[key] = old.model_copy(update={"statement": statement, "value": value, "updated_at": now, "embedding": None})
+        said = f.source.at
+        month = f"{DIGEST}.{said:%Y_%m}"
+        part = _short(f.statement, DIGEST_PART_WORDS)
+        keys = sorted((k for k in digests if k == month or k.startswith(month + "_")), key=len)
+        last = digests[max(keys, key=lambda k: (len(k), k))] if keys else None
+        if last is not None and len(last.statement) + 2 + len(part) <= DIGEST_MAX_CHARS:
+            statement = f"{last.statement}; {part}"
+            digests[last.key] = last.model_copy(update={
+                "statement": statement, "value": _digest_value(statement), "updated_at": now, "embedding": None})
         else:
-            digests[key] = Fact(id=new_id(), key=key, statement=statement, value=value, source=group[-1].source,
+            key = month if not keys else f"{month}_{len(keys) + 1}"
+            statement = f"Earlier, in {fact_dates.month_text(said.year, said.month)}: {part}"
+            digests[key] = Fact(id=new_id(), key=key, statement=statement, value=_digest_value(statement), source=f.source,
                                 created_at=now, updated_at=now, when=f"{said:%Y-%m}")
     kept = [f for f in facts if f.id not in gone and f.key not in digests]
     return [*kept, *digests.values()], len(gone)
+
+
+def _digest_value(statement: str) -> str:
+    return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
 
 
 def searchable(fact: Fact) -> str:
