@@ -73,21 +73,21 @@ def test_two_thousand_facts_are_kept_read_in_one_batch_and_each_item_stays_under
 
 def test_a_shard_over_its_byte_bound_is_compacted_never_refused(services, facts_fn, settings, monkeypatch):  # noqa: F811 - fixture
     # Korean text is three bytes a character: the bound counts the stored bytes, not characters.
-    monkeypatch.setattr(facts_service, "MAX_SHARD_BYTES", 2_000)
+    monkeypatch.setattr(facts_service, "MAX_SHARD_BYTES", 8_000)
     say(services, "제 이름은 민지예요.", session="s-1")
     said = _transcript_at(services, "s-1")
-    old = [f.model_copy(update={"statement": f"저는 {i}번째 해안 산책로 구간을 걸었어요 (기록 {hashlib.sha256(bytes(i)).hexdigest()[:24]})"})
-           for i, f in enumerate(_many(400, said - timedelta(days=300)))]
+    old = [f.model_copy(update={"statement": f"저는 {i}번째 해안 산책로 구간을 걸었어요 (기록 {hashlib.sha256(str(i).encode()).hexdigest()})"})
+           for i, f in enumerate(_many(800, said - timedelta(days=300)))]
     store, cipher = services.turns._store, services.turns._cipher  # noqa: SLF001
     seeded = stored.encrypt_fact_shards(cipher, USER, stored.split_facts(old, settings.facts_shards))
-    assert min(len(ct) for ct in seeded.values()) > 2_000  # every shard is over the bound before the job
+    assert min(len(ct) for ct in seeded.values()) > 8_000  # every shard is over the bound before the job
     store.put_facts(USER, expected_version=0, count=len(old), now=said, shards=seeded)
     say(services, "저는 어제 새 자전거를 샀어요.", session="s-1")
     assert facts_fn(job(3, session="s-1")) == {"batchItemFailures": []}
     kept = services.facts.list_facts(USER)
     assert any("자전거" in f.statement for f in kept)  # what is new got in
     assert any(f.key.startswith("digest.") for f in kept)  # the oldest, coarser
-    assert all(len(bytes(i["ct"]["B"])) <= 2_000 for i in facts_items(settings))
+    assert all(len(bytes(i["ct"]["B"])) <= 8_000 for i in facts_items(settings))
 
 
 def test_the_store_refuses_a_shard_over_dynamodbs_item_limit(services):

@@ -264,6 +264,18 @@ def test_compaction_keeps_the_first_words_of_every_fact_it_folds():
     assert all(len(f.statement) <= 1200 for f in smaller)
 
 
+def test_when_nothing_is_left_to_fold_the_oldest_digest_gets_coarser():
+    from convmem.domain.fact_merge import coarsen
+
+    old = WED - timedelta(days=60)
+    digest = Fact(id="d", key="digest.2024_01", statement="Earlier, in January 2024: they rebuilt the shed roof with their uncle "
+                  "over two weekends; they ran the river trail every morning before work", value="x", source=src(1, old),
+                  created_at=old, updated_at=old, when="2024-01")
+    [coarser], changed = coarsen([digest], now=WED)
+    assert changed == 1 and coarser.statement == "Earlier, in January 2024: they rebuilt the shed roof…; they ran the river trail…"
+    assert len(coarser.statement.encode()) < len(digest.statement.encode())
+
+
 def test_identity_and_contact_are_never_compacted():
     new_id = ids()
     facts = learn([], "My name is Jo Park and my email is jo@example.org", src(1, WED - timedelta(days=900)), new_id)

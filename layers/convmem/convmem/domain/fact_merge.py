@@ -322,6 +322,28 @@ def compact(facts: Sequence[Fact], *, now: datetime, new_id: Callable[[], str], 
     return [*kept, *digests.values()], len(gone)
 
 
+def coarsen(facts: Sequence[Fact], *, now: datetime) -> tuple[list[Fact], int]:
+    """Fewer bytes when compaction has nothing left to fold: the oldest digest's parts are cut to
+    half their words (at least three); parts already that short lose their older half. Returns
+    (facts, 1) when a digest changed, (facts, 0) when there is no digest to coarsen."""
+    digests = sorted((f for f in facts if f.key.startswith(DIGEST + ".")), key=lambda f: (f.source.at, f.key))
+    if not digests:
+        return list(facts), 0
+    old = digests[0]
+    head, _, body = old.statement.partition(": ")
+    parts = body.split("; ")
+    longest = max(len(p.split()) for p in parts)
+    if longest > 3:
+        parts = [_short(p, max(3, longest // 2)) for p in parts]
+    else:
+        parts = parts[len(parts) // 2 :] or parts[-1:]
+    statement = f"{head}: {'; '.join(parts)}"
+    if statement == old.statement:  # one short part left: the digest itself goes
+        return [f for f in facts if f.id != old.id], 1
+    new = old.model_copy(update={"statement": statement, "value": _digest_value(statement), "updated_at": now, "embedding": None})
+    return [new if f.id == old.id else f for f in facts], 1
+
+
 def _digest_value(statement: str) -> str:
     return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
 

@@ -164,15 +164,17 @@ class FactsService:
         self._store.put_facts(user_id, expected_version=stored.version, shards=sealed, count=len(facts), now=self._clock.now())
 
     def _shrink(self, user_id: str, facts: list[Fact], shard: list[Fact]) -> list[Fact]:
-        """Facts with less in them: the shard's oldest history entries, else a compaction of the
-        oldest told facts (a tenth of them at a time)."""
+        """Facts with fewer bytes in them: the shard's oldest history entries, else a compaction of
+        the oldest told facts (a tenth of them at a time), else a coarser oldest digest."""
         with_history = [f for f in shard if f.history]
         logger.warning("facts shard over its byte bound", extra={"user_id": user_id, "facts": len(facts)})
         if with_history:
             trimmed = {f.id for f in sorted(with_history, key=lambda f: f.history[0].source.at)[: max(1, len(with_history) // 10)]}
             return [f.model_copy(update={"history": f.history[1:]}) if f.id in trimmed else f for f in facts]
-        smaller, folded = fact_merge.compact(facts, now=self._clock.now(), new_id=self._new_id,
-                                             max_facts=max(1, len(facts) - len(facts) // 10))
+        now = self._clock.now()
+        smaller, folded = fact_merge.compact(facts, now=now, new_id=self._new_id, max_facts=max(1, len(facts) - len(facts) // 10))
+        if not folded:
+            smaller, folded = fact_merge.coarsen(facts, now=now)
         if not folded:
             raise DependencyUnavailableError("The user's facts cannot be made to fit.", code="facts_full")
         return smaller
