@@ -119,6 +119,23 @@ def test_the_name_of_whom_they_speak_to_is_not_part_of_what_they_tell():
     assert "Gimhae" in fact.statement
 
 
+def test_a_dated_sentence_in_a_message_about_themselves_is_part_of_their_world():
+    found = told(extract("The grand opening is tomorrow. I'm painting the last wall tonight.", WED))
+    assert any("grand opening is on 14 March 2024" in f.statement for f in found)
+    assert told(extract("The grand opening is tomorrow.", WED)) == []  # alone, it may be anyone's
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("어제 회사 동료들과 한강에서 치킨을 먹었어요.", True),  # the subject left out, as Korean does
+    ("나 어제 회사 그만뒀어.", True),
+    ("사진 속 바다가 정말 예쁘네요.", False),  # a reaction to what they were shown
+    ("여행 정말 즐거웠겠다!", False),
+    ("한국어로 답해 주세요.", False),  # a request: the language slot, not a note
+])
+def test_korean_statements_without_a_subject_are_theirs_reactions_are_not(text, kept):
+    assert bool(told(extract(text, WED))) is kept
+
+
 def test_korean_first_person_statements_are_kept_and_dated():
     [fact] = told(extract("저는 어제 친구들과 한강에서 자전거를 탔어요.", WED))
     assert "2024년 3월 12일" in fact.statement and "어제" not in fact.statement

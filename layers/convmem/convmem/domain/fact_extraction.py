@@ -144,7 +144,11 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|너는|너도|네가|니가|너의|너랑|님은|님도|님의", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
-_KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])")
+_KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])|(?:나|난|전)(?=\s))")
+# Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
+# that names no other party is the visitor's own, unless it is a reaction to what they were told
+# ("사진 정말 예쁘네요", "좋았겠다").
+_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네)[.!~ㅎㅋ\s]*$")
 _SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠음])\.\s*")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
@@ -204,7 +208,8 @@ _SUBJECT_DROPPED = re.compile(
 # is what they want done, not who they are.
 _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me|take care|give|have fun|enjoy|"
-    r"say hi|good luck|congrats|congratulations)\b|\bplease\b",
+    r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
+    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다)[.!?~\s]*$",
     re.IGNORECASE,
 )
 # An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
@@ -231,10 +236,14 @@ MAX_WORDS = 60
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
-                    r"April|May|June|July|August|September|October|November|December) \d{4}|\d{4}년(?:\s*\d{1,2}월)?(?:\s*\d{1,2}일)?")
-_NOT_TOPIC = relevance.STOP_WORDS | _HOLLOW | _KO_SELF | {
-    "합니다", "해요", "있어요", "있습니다", "했어요", "했습니다", "입니다", "이에요", "예요", "같아요", "거예요", "있는데",
+                    r"April|May|June|July|August|September|October|November|December) \d{4}"
+                    r"|\d{4}년(?:\s*\d{1,2}월)?(?:\s*\d{1,2}일)?(?:부터 한 주)?")
+_NOT_TOPIC_WORDS = relevance.STOP_WORDS | _HOLLOW | _KO_SELF | {
+    "don", "doesn", "didn", "isn", "wasn", "aren", "won", "couldn", "wouldn", "shouldn", "haven", "hasn", "ve", "re", "ll",
+    "합니다", "해요", "있어요", "있습니다", "했어요", "했습니다", "입니다", "이에요", "예요", "같아요", "거예요", "있는데", "부터",
+    "좋아해요", "싫어해요", "좋아합니다", "싫어합니다", "좋아해", "싫어해", "살아요", "살고", "이사했어요",
     "on", "in", "at", "week", "before", "after", "weekend", "said", "last", "next", "ago", "yesterday", "today", "tomorrow", "tonight"}
+_NOT_TOPIC = _NOT_TOPIC_WORDS | {relevance.stem(w) for w in _NOT_TOPIC_WORDS}  # content words are compared stemmed
 
 
 def about_other_party(text: str) -> bool:
@@ -312,6 +321,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
     so powerful.") joins it; a question or a clause about the other party breaks the thread."""
     out: list[FactCandidate] = []
     thread = False  # the previous sentence was kept: a following one may continue it
+    # In a message where they speak of themselves, a dated sentence that names no other party is
+    # part of their world ("The opening night is tomorrow. I'm working hard on it.").
+    mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     for raw in _SENTENCE.split(text):
         sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
         if not sentence or _REQUEST.search(sentence):
@@ -321,14 +333,16 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
         if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
             thread = False
             continue
-        own = _KO_FIRST_PERSON.search(sentence) if korean else (_FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence))
+        when = None
+        resolved = sentence
+        if said_at is not None:
+            resolved, when = fact_dates.resolve(sentence, said_at)
+        own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine))
         if not own and not (thread and _GOES_ON.match(sentence)):
             thread = False
             continue
-        when = None
-        if said_at is not None:
-            sentence, when = fact_dates.resolve(sentence, said_at)
-        sentence = sentence.rstrip(" .!")
+        sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
         if not own and out and len(out[-1].statement.split()) + len(statement.split()) <= MAX_WORDS:
@@ -339,7 +353,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             continue
         thread = True
         # Three words that carry something; two when it names its time ("I went to the dentist yesterday").
-        if len(set(content)) < (2 if when else 3) or set(content) <= covered:
+        # Korean particles ride on the word (음식을): a slot's 음식 covers it.
+        if len(set(content)) < (2 if when else 3) or all(_covered(w, covered) for w in content):
             thread = bool(own)
             continue
         if len(statement.split()) > MAX_WORDS:
@@ -357,6 +372,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             f" ({fact_dates.ko_day_text(said)}에 말함)" if re.search(r"[가-힣]", c.statement) else f" (said {fact_dates.day_text(said)})")})
             for c in out]
     return out
+
+
+def _covered(word: str, covered: set[str]) -> bool:
+    """Whether a slot fact of the message already holds ``word`` (a Hangul word with its particle too)."""
+    return word in covered or (not word.isascii() and any(len(c) > 1 and word.startswith(c) for c in covered))
 
 
 def _join(first: str, then: str) -> str:
