@@ -128,6 +128,7 @@ def test_a_dated_sentence_in_a_message_about_themselves_is_part_of_their_world()
 @pytest.mark.parametrize(("text", "kept"), [
     ("어제 회사 동료들과 한강에서 치킨을 먹었어요.", True),  # the subject left out, as Korean does
     ("나 어제 회사 그만뒀어.", True),
+    ("저희 선생님은 다음 달에 은퇴하세요.", True),  # 선생님 is their teacher, not the other party
     ("사진 속 바다가 정말 예쁘네요.", False),  # a reaction to what they were shown
     ("여행 정말 즐거웠겠다!", False),
     ("한국어로 답해 주세요.", False),  # a request: the language slot, not a note

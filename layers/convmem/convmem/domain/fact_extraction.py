@@ -142,7 +142,7 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|너는|너도|네가|니가|너의|너랑|님은|님도|님의", re.IGNORECASE)
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|님은|님도|님의|님이)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])|(?:나|난|전)(?=\s))")
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
