@@ -38,8 +38,8 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
     with mock_aws():
         from convmem.composition import build_api
         from convmem.domain import fact_merge
-        from convmem.domain.models import FactCandidate, FactSet, FactSource
-        from convmem.service.stored import decrypt_facts, encrypt_facts
+        from convmem.domain.models import FactCandidate, FactSource
+        from convmem.service.stored import decrypt_facts, encrypt_fact_shards, split_facts
         from convmem.service.turn import TurnInput
         from convmem.settings import Settings
 
@@ -88,15 +88,15 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
         assert len(facts) == n_facts, len(facts)
         store = api.turns._store  # noqa: SLF001 - the bench times the turn path's own parts
         cipher = api.turns._cipher  # noqa: SLF001
-        ct = encrypt_facts(cipher, user, FactSet(facts=facts))
-        store.put_facts(user, expected_version=0, ciphertext=ct, count=len(facts), now=now)
+        shards = encrypt_fact_shards(cipher, user, split_facts(facts, settings.facts_shards))
+        store.put_facts(user, expected_version=0, shards=shards, count=len(facts), now=now)
         question = "what is the weather like where I live?"
         recall_ms: list[float] = []
         first = None
         for _ in range(repeats):
             start = time.perf_counter()
             memory = store.load_user_memory(user)
-            doc = decrypt_facts(cipher, user, memory.facts_ciphertext)
+            doc = decrypt_facts(cipher, user, memory.facts_shards)
             chosen = fact_merge.recall(doc.facts, question, budget_tokens=settings.facts_budget_tokens,
                                        max_facts=settings.facts_max_recalled)
             recall_ms.append((time.perf_counter() - start) * 1000)
@@ -121,7 +121,7 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
             "facts_job_ms_p95": _pct(job_ms, 0.95),
             "facts_jobs": jobs,
             "facts_learnt": learnt,
-            "facts_document_bytes": len(ct),
+            "facts_document_bytes": sum(len(ct) for ct in shards.values()),
             "recall_facts": len(facts),
             "recall_ms_median": round(statistics.median(recall_ms), 2),
             "recall_ms_p95": _pct(recall_ms, 0.95),

@@ -10,6 +10,7 @@ after the other, so no section's work competes with another's timing:
   moto              why 1-3 run on bench/moto_server.py: stock moto's DynamoDB cost grows with the table
   assembly          budget assembly time (bench/assembly.py)
   facts             facts job time and recall over 200 facts (bench/facts_cost.py)
+  facts_capacity    the turn's facts read and the facts job at 100 / 1,000 / 5,000 facts (bench/facts_capacity.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -44,6 +45,8 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "moto": ("bench.moto_scaling", {"reps": 20, "sizes": [100, 1000, 3000]}, {"reps": 3, "sizes": [100, 300]}),
     "assembly": ("bench.assembly", {"repeats": 200}, {"repeats": 5}),
     "facts": ("bench.facts_cost", {"jobs": 40, "n_facts": 200}, {"jobs": 4, "n_facts": 20, "repeats": 5, "turns": 5}),
+    "facts_capacity": ("bench.facts_capacity", {"sizes": [100, 1000, 5000], "jobs": 30},
+                       {"sizes": [100, 300], "jobs": 4, "repeats": 3}),
 }
 
 
@@ -106,6 +109,13 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     e = r.get("encryption")
     if e:
         add("5. AWS calls of warm encrypt / decrypt", e["aws_calls_warm"])
+    fc = r.get("facts_capacity")
+    if fc:
+        for n, x in fc["sizes"].items():
+            add(f"2. facts job median ms per turn, {int(n):,} facts", {"goal": f"<= {fc['goal_job_ms']:g}", "value": x["job_ms_median"],
+                                                                  "met": x["job_ms_median"] <= fc["goal_job_ms"]})
+            add(f"2. turn's facts read, {int(n):,} facts: calls", {"goal": "1 BatchGetItem", "value": x["read_calls"],
+                                                               "met": x["read_calls"] == {"BatchGetItem": 1.0}})
     lo = r.get("load")
     if lo:
         for stack in lo.get("stacks", {}):
@@ -245,6 +255,15 @@ def table(r: dict[str, Any]) -> str:
                          be["query_ms"], be["transact_ms"], be["server_mb_gained"]])
         lines += _rows(rows)
         lines.append(f"  same answers on both (Query pages, a cancelled transaction): {m['same_answers']['value']['all_equal']}")
+    fc = r.get("facts_capacity")
+    if fc:
+        lines.append(f"\nFacts capacity (facts in {fc['facts_shards']} shards; in-process moto; the turn's read with the profile and erasure marker)")
+        rows = [["facts", "read items", "read bytes", "largest item B", "read ms warm", "read ms parse", "job ms median",
+                 "job p95", "job own ms", "kept after jobs"]]
+        for n, x in fc["sizes"].items():
+            rows.append([int(n), x["read_items"], x["read_bytes"], x["read_largest_item_bytes"], x["read_ms_median_warm"],
+                         x["read_ms_median_parse"], x["job_ms_median"], x["job_ms_p95"], x["job_own_ms_median"], x["facts_after_jobs"]])
+        lines += _rows(rows)
     a = r.get("assembly")
     fa = r.get("facts")
     if a or fa:

@@ -61,8 +61,8 @@ def ciphertexts(items):
             out.append(("message", session, str(int(sk[4:])), bytes(i["ct"]["B"])))
         elif sk == "STATE" and "summaryCt" in i:
             out.append(("summary", session, "summary", bytes(i["summaryCt"]["B"])))
-        elif sk == "FACTS":
-            out.append(("facts", "-", "facts", bytes(i["ct"]["B"])))
+        elif sk.startswith("FACTS") and "ct" in i:  # the head and every shard of the facts document
+            out.append(("facts", "-", sk.replace("FACTS", "facts", 1), bytes(i["ct"]["B"])))
         elif sk == "PROFILE" and "profileCt" in i:
             out.append(("profile", "-", "profile", bytes(i["profileCt"]["B"])))
         elif sk.startswith("TURN#") and i.get("responseCt", {}).get("B"):

@@ -37,9 +37,9 @@ class SlowModel(LocalModel):
         self._spend()
         return super().fold_summary(old, messages, cap)
 
-    def extract_facts(self, visitor_message):
+    def extract_facts(self, visitor_message, said_at=None):
         self._spend()
-        return super().extract_facts(visitor_message)
+        return super().extract_facts(visitor_message, said_at)
 
 
 def record(kind: str, group: str, user: str, session: str, seq: int, message_id: str) -> dict:

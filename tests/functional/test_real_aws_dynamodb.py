@@ -21,6 +21,7 @@ from convmem.domain.models import FactCandidate
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
 from convmem.ports import FactsJob
+from convmem.service import facts as facts_service
 
 from local.lambda_runtime import LambdaContext, load_module
 from tests.functional.conftest import load_event, scan_all
@@ -248,15 +249,17 @@ def test_a_fold_job_right_after_its_turn_folds_instead_of_failing(aws, settings,
     assert covered_seqs(services.sessions.get_session(USER, SESSION).summary) == list(range(1, 15))
 
 
-# --- 6. The facts document's cap counts the bytes DynamoDB counts -------------------------------
+# --- 6. The facts' byte bound counts the bytes DynamoDB counts ---------------------------------
 class KoreanFacts(LocalModel):
-    """Each message 'round N' restates 20 preferences in new Korean words (three UTF-8 bytes a
-    character): every round moves each fact's previous value into its history."""
+    """Each message 'round N' restates 8 preferences (a message's most) in new Korean words (three
+    UTF-8 bytes a character): every round moves each fact's previous value into its history."""
 
-    def extract_facts(self, text: str) -> list[FactCandidate]:
+    def extract_facts(self, text: str, said_at=None) -> list[FactCandidate]:
+        if not text.startswith("round "):
+            return super().extract_facts(text, said_at)
         n = int(text.split()[-1])
         return [FactCandidate(key=f"preference.topic{k}", value=korean(n, k, 300), statement=korean(n, k, 400))
-                for k in range(20)]
+                for k in range(8)]
 
 
 def korean(n: int, k: int, length: int) -> str:
@@ -279,9 +282,9 @@ def facts_handler(aws, settings, model):
     return run
 
 
-def stored_facts_item(aws, settings) -> dict:
+def stored_facts_items(aws) -> list[dict]:
     template, resolver = aws
-    return next(i for i in scan_all(resolver) if i["PK"]["S"] == f"USER#{USER}" and i["SK"]["S"] == "FACTS")
+    return [i for i in scan_all(resolver) if i.get("PK") == {"S": f"USER#{USER}"} and i["SK"]["S"].startswith("FACTS")]
 
 
 def dynamodb_item_bytes(item: dict) -> int:
@@ -294,40 +297,36 @@ def dynamodb_item_bytes(item: dict) -> int:
     return size
 
 
-def test_korean_facts_with_history_stay_under_the_item_limit_instead_of_dead_lettering(aws, settings):
+def test_korean_facts_with_history_stay_under_the_byte_bound_instead_of_dead_lettering(aws, settings, monkeypatch):
+    # The bound is lowered so twelve rounds cross it (the real one, 340,000 bytes a shard, takes
+    # thousands of facts: tests/functional/test_fact_memory.py). Counted in characters, ~9,000
+    # characters of Korean would pass a 30,000 bound as 27,000 bytes - and fail DynamoDB's.
+    monkeypatch.setattr(facts_service, "MAX_SHARD_BYTES", 30_000)
     services = build_api(settings)
     run = facts_handler(aws, settings, KoreanFacts())
     rounds = 12
     for n in range(1, rounds + 1):
         turn = say(services, f"round {n}")
-        # Every job succeeds: none goes back to the queue, so none ends in the DLQ. Today the
-        # cap counts characters (300,000): by round 10 the document is ~170,000 characters, far
-        # under it, but over 400 KB of UTF-8 - DynamoDB refuses the item, and from then on every
-        # facts job of this user fails.
+        # Every job succeeds: none goes back to the queue, so none ends in the DLQ.
         assert run(turn.visitor_seq) == {"batchItemFailures": []}, f"round {n}"
     facts = services.facts.list_facts(USER)
     # Every current value is the latest one said; the history lost only its oldest entries.
-    assert sorted(f.value for f in facts) == sorted(korean(rounds, k, 300) for k in range(20))
+    assert sorted(f.value for f in facts) == sorted(korean(rounds, k, 300) for k in range(8))
     assert all(f.history and f.history[-1].value == korean(rounds - 1, k, 300)
                for k, f in sorted((int(f.key.removeprefix("preference.topic")), f) for f in facts))
-    assert sum(len(f.history) for f in facts) < 20 * settings.fact_history_max
-    item = stored_facts_item(aws, settings)
-    assert dynamodb_item_bytes(item) <= 400 * 1024 - 50_000  # headroom under DynamoDB's 400 KB
+    assert sum(len(f.history) for f in facts) < 8 * (rounds - 1)
+    assert all(dynamodb_item_bytes(i) <= 30_000 + 200 for i in stored_facts_items(aws))
 
 
-def test_korean_facts_that_alone_exceed_the_item_are_refused_not_dead_lettered(aws, settings):
-    class ManyKoreanFacts(LocalModel):
-        def extract_facts(self, text: str) -> list[FactCandidate]:
-            if "Minji" in text:
-                return super().extract_facts(text)
-            return [FactCandidate(key=f"preference.topic{k}", value=korean(1, k, 300), statement=korean(1, k, 400))
-                    for k in range(180)]  # ~450 KB of current values, 126,000 characters
-
+def test_facts_that_cannot_be_made_to_fit_are_refused_not_dead_lettered(aws, settings, monkeypatch):
     services = build_api(settings)
-    run = facts_handler(aws, settings, ManyKoreanFacts())
+    run = facts_handler(aws, settings, KoreanFacts())
     assert run(say(services, "My name is Minji").visitor_seq) == {"batchItemFailures": []}
-    # The job ends (the new slots are refused, as past facts_max_per_user) instead of failing on
-    # every delivery into the DLQ; what the user's facts already held is untouched.
+    # A bound the name's shard alone is over: nothing can be folded or trimmed to make room.
+    largest = max(len(bytes(i["ct"]["B"])) for i in stored_facts_items(aws) if "ct" in i)
+    monkeypatch.setattr(facts_service, "MAX_SHARD_BYTES", largest - 1)
+    # The job ends (the new facts refused, as past facts_max_per_user) instead of failing on every
+    # delivery into the DLQ; what the user's facts already held is untouched.
     assert run(say(services, "round 1").visitor_seq) == {"batchItemFailures": []}
-    assert {f.key for f in services.facts.list_facts(USER)} == {"name"}
+    assert [f.key for f in services.facts.list_facts(USER)] == ["name"]
     assert services.sessions.get_session(USER, SESSION).state.facts_through == 3

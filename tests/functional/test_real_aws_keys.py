@@ -119,7 +119,7 @@ class ErasedMeanwhile(LocalModel):
         self._erase()
         return super().fold_summary(old, messages, cap)
 
-    def extract_facts(self, visitor_message):
+    def extract_facts(self, visitor_message, said_at=None):
         self._erase()
         return super().extract_facts(visitor_message)
 

@@ -34,9 +34,12 @@ def stored_facts(stack):
     key_store = next(t for t in stack.dynamodb().list_tables()["TableNames"] if t.endswith("KeyStoreTable"))
     kms = stack.client("kms")
     arn = kms.describe_key(KeyId=kms.list_keys()["Keys"][0]["KeyId"])["KeyMetadata"]["Arn"]
-    item = stack.dynamodb().get_item(TableName=table, Key={"PK": {"S": f"USER#{USER}"}, "SK": {"S": "FACTS"}})["Item"]
+    items = stack.dynamodb().query(
+        TableName=table, KeyConditionExpression="PK = :pk AND begins_with(SK, :f)",
+        ExpressionAttributeValues={":pk": {"S": f"USER#{USER}"}, ":f": {"S": "FACTS"}})["Items"]
+    shards = {int(i["SK"]["S"].partition("#")[2] or 0): bytes(i["ct"]["B"]) for i in items if "ct" in i}
     cipher = HierarchicalCipher(kms_key_arn=arn, key_store_table=key_store, ddb_client=stack.dynamodb(), kms_client=kms)
-    return {f.key: f for f in decrypt_facts(cipher, USER, bytes(item["ct"]["B"])).facts}
+    return {f.key: f for f in decrypt_facts(cipher, USER, shards).facts}
 
 
 def test_a_fact_told_on_the_widget_and_updated_over_the_api_is_recalled_in_a_new_session(stack):

@@ -180,10 +180,14 @@ def test_extraction_finds_the_basics_in_english_and_korean(text, expected):
 
 @pytest.mark.parametrize("text", [
     "What is the weather like where I live?", "I'm sorry, can you help?", "I'm Korean", "I love it",
-    "Where is my order A-1042?", "I used to live in Paris", "Do you like coffee?", "",
+    "Where is my order A-1042?", "Do you like coffee?", "",
 ])
 def test_unknown_statements_extract_nothing(text):
     assert extract(text) == []
+
+
+def test_a_former_home_is_told_but_is_not_where_they_live():
+    assert [c.key for c in extract("I used to live in Paris")] == ["note.used_liv_pari"]
 
 
 # --- recall ------------------------------------------------------------------------------------

@@ -78,13 +78,14 @@ def test_table_access_is_limited_by_leading_keys(function):
             assert keys and all(k.endswith("*") and k != "*" for k in keys), (function, keys)
 
 
-def test_only_the_fold_cannot_reach_user_items_and_only_the_api_creates_keys():
+def test_the_fold_cannot_read_or_write_user_items_and_only_the_api_creates_keys():
     def grants(function, action):
         return [st for st in statements(function) if action in st["Action"]]
 
-    fold_keys = {k for st in statements("FoldFunction") if "Condition" in st and refs(st["Resource"]) == {"ConversationTable"}
-                 for k in st["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]}
-    assert fold_keys == {"SESSION#*"}
+    fold = [st for st in statements("FoldFunction") if "Condition" in st and refs(st["Resource"]) == {"ConversationTable"}]
+    reach = {k: set(st["Action"]) for st in fold for k in st["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]}
+    # Its only reach into USER# items is the erasure ConditionCheck of its cursor transaction.
+    assert set(reach) == {"SESSION#*", "USER#*"} and reach["USER#*"] == {"dynamodb:ConditionCheckItem"}
     creators = [f for f in FUNCTIONS if grants(f, "kms:GenerateDataKeyWithoutPlaintext")]
     assert creators == ["ApiFunction"]
     assert not [st for st in statements("EraseFunction") if any(a.startswith("kms:") for a in st["Action"])]

@@ -82,7 +82,10 @@ def _client(clients: dict[str, Any], name: str) -> Any:
 
 def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[DynamoDBStore, HierarchicalCipher]:
     ddb = _client(clients, "dynamodb")
-    store = DynamoDBStore(settings.table_name, ddb, window=settings.window_messages, due_shards=settings.profile_due_shards)
+    store = DynamoDBStore(
+        settings.table_name, ddb, window=settings.window_messages, due_shards=settings.profile_due_shards,
+        facts_shards=settings.facts_shards,
+    )
     clock = SystemClock()
     cipher = HierarchicalCipher(
         kms_key_arn=settings.kms_key_arn,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -35,7 +35,8 @@ class UserMemory:
     """A user's durable layers as stored: the facts document and the profile, both ciphertext."""
 
     facts_version: int = 0
-    facts_ciphertext: bytes | None = None
+    facts_shards: Mapping[int, bytes] = field(default_factory=dict)
+    """The facts document's shards that exist, by shard number (ciphertext)."""
     profile_ciphertext: bytes | None = None
     profile_refreshed_at: datetime | None = None
     erasure_state: str | None = None
@@ -124,11 +125,14 @@ class Store(Protocol):
     def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
         """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
 
-    def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
-        """(version, ciphertext) of the facts document, read consistently; (0, None) when none."""
+    def get_facts(self, user_id: str) -> tuple[int, dict[int, bytes]]:
+        """(version, ciphertext by shard) of the facts document, read consistently; (0, {}) when none."""
 
-    def put_facts(self, user_id: str, *, expected_version: int, ciphertext: bytes, count: int, now: datetime) -> None:
-        """Replace the facts document if its version is still ``expected_version``; else ConcurrentUpdateError."""
+    def put_facts(
+        self, user_id: str, *, expected_version: int, shards: Mapping[int, bytes], count: int, now: datetime
+    ) -> None:
+        """Write the changed ``shards`` and the next version, all or nothing, if the version is still
+        ``expected_version``; else ConcurrentUpdateError."""
 
     def mark_active(self, user_id: str, now: datetime) -> None:
         """Record that the user was active, so the next profile refresh includes them."""
@@ -193,8 +197,9 @@ class Model(Protocol):
     def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
         """The old summary with ``messages`` folded in (incremental, never from the whole history)."""
 
-    def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
-        """Facts the visitor states about themselves (never from the agent's words); [] when none."""
+    def extract_facts(self, visitor_message: str, said_at: datetime | None = None) -> list[FactCandidate]:
+        """Facts the visitor states about themselves (never from the agent's words); [] when none.
+        ``said_at`` is when they said it: relative time ("yesterday") is resolved against it."""
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         """A short standing profile (language, tone, what they come for) from recent messages and the old one."""

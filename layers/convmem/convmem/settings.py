@@ -52,14 +52,21 @@ class Settings(BaseModel):
         alias="CONVMEM_SYSTEM_PROMPT",
     )
 
-    facts_budget_tokens: int = Field(300, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
-    """L7: most tokens the recalled facts take in one request."""
-    facts_max_recalled: int = Field(8, alias="CONVMEM_FACTS_MAX_RECALLED", ge=0, le=100)
+    facts_budget_tokens: int = Field(800, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
+    """L7: most tokens the recalled facts take in one request (README "Choosing the facts budget")."""
+    facts_max_recalled: int = Field(60, alias="CONVMEM_FACTS_MAX_RECALLED", ge=0, le=200)
     """L7: most facts recalled into one request (the most relevant first)."""
     facts_merge_threshold: float = Field(0.6, alias="CONVMEM_FACTS_MERGE_THRESHOLD", gt=0, le=1)
     """L7: similarity (term overlap) above which two wordings are the same fact."""
-    facts_max_per_user: int = Field(300, alias="CONVMEM_FACTS_MAX_PER_USER", ge=1, le=2000)
-    """L7: current facts kept per user; beyond it new slots are refused (logged), never others dropped."""
+    facts_max_per_user: int = Field(2500, alias="CONVMEM_FACTS_MAX_PER_USER", ge=1, le=10_000)
+    """L7: facts kept per user; beyond it the oldest told facts are compacted into monthly digests
+    (identity and contact never), so what is new always gets in."""
+    facts_max_per_message: int = Field(8, alias="CONVMEM_FACTS_MAX_PER_MESSAGE", ge=1, le=50)
+    """L7: most facts one visitor message adds or changes (identity and contact first, the rest counted)."""
+    facts_shards: int = Field(8, alias="CONVMEM_FACTS_SHARDS", ge=1, le=10)
+    """L7: items the user's facts are split over (each under 350 KB; a merge may write them all in one
+    4 MB transaction, hence at most 10), all read in the turn's one
+    BatchGetItem. Raise it only upwards: facts in shards beyond a lowered value are not read."""
     fact_history_max: int = Field(10, alias="CONVMEM_FACT_HISTORY_MAX", ge=0, le=100)
     """L7: earlier values kept per fact, the oldest dropped first."""
     profile_cap_tokens: int = Field(150, alias="CONVMEM_PROFILE_CAP_TOKENS", ge=20)

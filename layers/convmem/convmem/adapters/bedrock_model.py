@@ -38,6 +38,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from botocore.exceptions import (
@@ -52,6 +53,8 @@ from pydantic import BaseModel, Field, ValidationError
 from convmem import deadline as deadlines
 from convmem.adapters.tools import ToolRegistry
 from convmem.domain.context_assembly import MESSAGE_OVERHEAD_TOKENS, render_blocks, request_tokens
+from convmem.domain.fact_dates import day_text
+from convmem.domain.fact_extraction import about_other_party
 from convmem.domain.fact_merge import normalise_key
 from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest
 from convmem.domain.tokens import count_tokens, truncate_tokens
@@ -139,13 +142,24 @@ FOLD_PROMPT = (
     "Write plain sentences, at most {cap} tokens. Reply with the new summary only."
 )
 EXTRACT_PROMPT = (
-    "Extract durable facts that the visitor states about themselves in the message below: name, where "
-    "they live or moved to, email, phone, preferred language, likes and dislikes, other lasting personal "
-    "details. Only what they say about themselves, never guesses. Use keys such as name, home.location, "
-    "contact.email, contact.phone, language, preference.<topic>. For each fact give key, value (short, "
-    "canonical; prefix likes with + and dislikes with -) and statement (a short third-person sentence). "
-    'Reply with JSON only: {"facts": [{"key": "...", "value": "...", "statement": "..."}]} - '
-    'or {"facts": []} when there are none.'
+    "You keep a long-term memory of a person, the visitor. From the visitor's message below, extract "
+    "what they state about themselves and their world: name, age, where they live or moved to, email, "
+    "phone, preferred language, likes and dislikes, work and study, family, friends and pets with their "
+    "names, health, goals, possessions, and events and plans with their time. Only what the visitor says "
+    "about themselves (I, my, we, our); never the other party's things or words (\"your turtles\", "
+    "\"you should...\"), never questions, greetings or small talk, never guesses.\n"
+    "Keys: name, age, home.location, contact.email, contact.phone, language, preference.<topic>, work.role, "
+    "work.employer, study.subject, family.<relation>.<name>, pet.<name>, people.<name>, event.<topic> (what "
+    "happened or is planned, with its time), note.<topic> (anything else worth remembering); <topic> is one "
+    "to three lowercase words joined by _.\n"
+    "For each fact give key; value (short, canonical; prefix likes with + and dislikes with -); statement (one "
+    "short third-person sentence, e.g. \"They went to a pottery class on 7 May 2023\"); and when: the date it "
+    "happened or will happen as YYYY-MM-DD, YYYY-Www, YYYY-MM or YYYY, resolved against the date the message "
+    "was said (\"yesterday\" said on 2023-05-08 is 2023-05-07), or null when it names no time. Write resolved "
+    "dates in the statement as \"7 May 2023\", never as \"yesterday\" or \"last week\". At most {max} facts, "
+    "who they are and how to reach them first.\n"
+    'Reply with JSON only: {{"facts": [{{"key": "...", "value": "...", "statement": "...", "when": null}}]}} - '
+    'or {{"facts": []}} when there are none.'
 )
 PROFILE_PROMPT = (
     "Write a short profile of this person as standing background for an assistant: the language they "
@@ -155,7 +169,26 @@ PROFILE_PROMPT = (
 
 
 class _Extracted(BaseModel):
-    facts: list[FactCandidate] = Field(max_length=20)
+    facts: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def _candidates(raw: list[dict[str, Any]], limit: int) -> list[FactCandidate]:
+    """The well-formed facts of a valid answer, at most ``limit``: one malformed fact (a key that is
+    not a slot, a date that is not one) or one about the other party is dropped alone. Raises
+    ValueError when none of several is well-formed."""
+    out = []
+    for item in raw:
+        try:
+            candidate = FactCandidate.model_validate(item)
+            candidate = candidate.model_copy(update={"key": normalise_key(candidate.key)})
+        except (ValueError, ValidationError):
+            continue
+        if about_other_party(f"{candidate.statement} {candidate.value}"):
+            continue  # "Loves your turtles": the other party's things are not a fact about the visitor
+        out.append(candidate)
+    if raw and not out:
+        raise ValueError("no well-formed fact in the output")
+    return out[:limit]
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -350,24 +383,23 @@ class BedrockModel:
             raise DependencyUnavailableError("The summarizer returned nothing.", code="model_unavailable")
         return text
 
-    def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
+    def extract_facts(self, visitor_message: str, said_at: datetime | None = None) -> list[FactCandidate]:
         deadline = self._deadline()
-        messages: list[dict[str, Any]] = [{"role": "user", "content": [{"text": visitor_message}]}]
+        said = f"Said on {said_at:%A} {day_text(said_at.date())} ({said_at:%Y-%m-%d}).\n\n" if said_at else ""
+        messages: list[dict[str, Any]] = [{"role": "user", "content": [{"text": said + visitor_message}]}]
+        prompt = EXTRACT_PROMPT.format(max=self._s.facts_max_per_message)
         for attempt in range(2):
             try:
-                out = self._converse(self._s.utility_model_id, [EXTRACT_PROMPT], messages, 600, deadline)
+                out = self._converse(self._s.utility_model_id, [prompt], messages, 1200, deadline)
             except ReplyBlockedError:
                 return []  # a message the content filter blocks teaches nothing
             answer = out["output"]["message"]
             try:
-                facts = _Extracted.model_validate(_json_object(_text(answer))).facts
-                for f in facts:
-                    normalise_key(f.key)
-                return facts
+                return _candidates(_Extracted.model_validate(_json_object(_text(answer))).facts, self._s.facts_max_per_message)
             except (ValueError, ValidationError) as exc:
                 logger.warning("fact extraction output invalid", extra={"attempt": attempt + 1, "error": type(exc).__name__})
                 messages = [*messages, answer, {"role": "user", "content": [{"text":
-                    'That was not valid. Reply with the JSON only: {"facts": [{"key", "value", "statement"}]}.'}]}]
+                    'That was not valid. Reply with the JSON only: {"facts": [{"key", "value", "statement", "when"}]}.'}]}]
         return []  # nothing rather than garbage
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:

@@ -5,7 +5,8 @@
 | SESSION#<sid>     | MSG#<seq, 10 digits>       | one message: role, channel, at, ciphertext |
 | SESSION#<sid>     | STATE (sorts after MSG#)   | owner, count, cursor, summary ct, times    |
 | USER#<uid>        | TURN#<sid>#<clientTurnId>  | idempotency record of a turn               |
-| USER#<uid>        | FACTS                      | version, count, ciphertext of all facts    |
+| USER#<uid>        | FACTS                      | version, count, ct of facts shard 0        |
+| USER#<uid>        | FACTS#<n>                  | ct of facts shard n (1 .. facts_shards-1)  |
 | USER#<uid>        | PROFILE                    | profile ct, refreshedAt, activeAt, dueShard|
 | USER#<uid>        | ERASURE                    | state (erasing / erased), until, erasedAt  |
 | LEASE#<name>      | LEASE                      | owner, leaseUntil: one scheduled run a time|
@@ -17,9 +18,12 @@ Every write of a user's data (the turn's commit, the fold's summary, the facts d
 profile) is one transaction with a ConditionCheck on the user's ERASURE item: nothing written
 in flight while DELETE /v1/me starts can land after it (ErasureInProgressError instead).
 
-A user's facts are one encrypted document with a version: a merge is one conditional write,
-so concurrent or repeated facts jobs can never leave two current facts in one slot, and a
-turn reads every fact with one item and one decryption. The ``ProfileDue`` GSI is sparse: only
+A user's facts are one document with a version, split over a fixed number of shard items (by
+fact id; each encrypted, at most FACTS_SHARD_MAX_BYTES): a merge writes the shards it changed
+and the next version in one transaction conditioned on the version it read, so concurrent or
+repeated facts jobs can never leave two current facts in one slot; a turn reads every shard in
+its one BatchGetItem (a shard another merge is writing may be one version newer than the rest:
+a fact lives in one shard, so it is never seen twice). The ``ProfileDue`` GSI is sparse: only
 PROFILE items of users active since their last refresh carry ``dueShard`` (a few shards, so the
 index has no single hot key), which the refresh removes.
 """
@@ -29,7 +33,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +45,9 @@ from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, Us
 
 STATE_SK = "STATE"
 FACTS_SK = "FACTS"
+# DynamoDB's item limit is 400 KB counted in UTF-8 bytes of names and values: a shard's ciphertext
+# stays below this, with room for the key and the other attributes.
+FACTS_SHARD_MAX_BYTES = 350_000
 PROFILE_SK = "PROFILE"
 ERASURE_SK = "ERASURE"
 LEASE_SK = "LEASE"
@@ -80,6 +87,14 @@ def _user_pk(user_id: str) -> str:
 
 def _msg_sk(seq: int) -> str:
     return f"MSG#{seq:010d}"
+
+
+def _facts_sk(shard: int) -> str:
+    return FACTS_SK if shard == 0 else f"{FACTS_SK}#{shard}"
+
+
+def _facts_shard(sk: str) -> int:
+    return int(sk.split("#", 1)[1]) if "#" in sk else 0
 
 
 def _iso(at: datetime) -> str:
@@ -154,7 +169,7 @@ class DynamoDBStore:
     """Store port on one DynamoDB table (low-level client: exact control of every request)."""
 
     def __init__(
-        self, table_name: str, client: Any | None = None, window: int = 12, due_shards: int = 4,
+        self, table_name: str, client: Any | None = None, window: int = 12, due_shards: int = 4, facts_shards: int = 1,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if client is None:
@@ -166,6 +181,7 @@ class DynamoDBStore:
         self._window = window
         self._due_shards = due_shards
         self._sleep = sleep
+        self._facts_shards = facts_shards
 
     def _conditional(self, operation: str, what: str, race: str, **kwargs: Any) -> None:
         """One conditional write: ConcurrentUpdateError (``race``) when its condition fails."""
@@ -191,12 +207,14 @@ class DynamoDBStore:
             }
         }
 
-    def _write_unless_erasing(self, user_id: str, now: datetime, write: dict[str, Any], what: str, race: str) -> None:
+    def _write_unless_erasing(self, user_id: str, now: datetime, write: dict[str, Any] | list[dict[str, Any]],
+                              what: str, race: str) -> None:
         """One conditional write (a TransactItems entry) together with the erasure check.
         ErasureInProgressError when the user is being erased; ConcurrentUpdateError (``race``)
         when the write's own condition fails or another write held the item at that moment."""
         try:
-            self._ddb.transact_write_items(TransactItems=[self._erasure_check(user_id, now), write])
+            writes = write if isinstance(write, list) else [write]
+            self._ddb.transact_write_items(TransactItems=[self._erasure_check(user_id, now), *writes])
         except ClientError as exc:
             if _erasure_refused(exc):
                 raise _erasing() from exc
@@ -517,14 +535,16 @@ class DynamoDBStore:
             pass
 
     # --- the user's durable layers -------------------------------------------------------
-    def load_user_memory(self, user_id: str) -> UserMemory:
-        """FACTS, PROFILE and the erasure marker in one BatchGetItem. Keys DynamoDB leaves
-        unprocessed are asked again after a jittered, growing backoff, BATCH_ATTEMPTS calls in
-        all (at most ~0.75 s of sleeps); then DependencyUnavailableError (storage_throttled)."""
+    def _facts_sks(self) -> list[str]:
+        return [_facts_sk(i) for i in range(self._facts_shards)]
+
+    def _batch_get(self, user_id: str, sks: list[str], what: str, consistent: bool = False) -> dict[str, dict[str, Any]]:
+        """The user's items with these sort keys, by sort key: one BatchGetItem. Keys DynamoDB
+        leaves unprocessed are asked again after a jittered, growing backoff, BATCH_ATTEMPTS calls
+        in all (at most ~0.75 s of sleeps); then DependencyUnavailableError (storage_throttled)."""
         pk = {"S": _user_pk(user_id)}
-        request: dict[str, Any] = {
-            self._table: {"Keys": [{"PK": pk, "SK": {"S": sk}} for sk in (FACTS_SK, PROFILE_SK, ERASURE_SK)]}
-        }
+        request: dict[str, Any] = {self._table: {"Keys": [{"PK": pk, "SK": {"S": sk}} for sk in sks],
+                                                 **({"ConsistentRead": True} if consistent else {})}}
         items: list[dict[str, Any]] = []
         try:
             for attempt in range(BATCH_ATTEMPTS):
@@ -536,15 +556,24 @@ class DynamoDBStore:
                 if not request:
                     break
             else:
-                raise DependencyUnavailableError("DynamoDB kept deferring the user's memory read.", code="storage_throttled")
+                raise DependencyUnavailableError(f"DynamoDB kept deferring the read ({what}).", code="storage_throttled")
         except (ClientError, BotoCoreError) as exc:
-            raise _dependency_error(exc, "load user memory") from exc
-        by_sk = {i["SK"]["S"]: i for i in items}
+            raise _dependency_error(exc, what) from exc
+        return {i["SK"]["S"]: i for i in items}
+
+    @staticmethod
+    def _shards(by_sk: dict[str, dict[str, Any]]) -> dict[int, bytes]:
+        return {_facts_shard(sk): bytes(i["ct"]["B"]) for sk, i in by_sk.items()
+                if sk.startswith(FACTS_SK) and "ct" in i}
+
+    def load_user_memory(self, user_id: str) -> UserMemory:
+        """Every facts shard, PROFILE and the erasure marker in one BatchGetItem."""
+        by_sk = self._batch_get(user_id, [*self._facts_sks(), PROFILE_SK, ERASURE_SK], "load user memory")
         facts, profile, erasure = (by_sk.get(k, {}) for k in (FACTS_SK, PROFILE_SK, ERASURE_SK))
         refreshed = profile.get("refreshedAt", {}).get("S")
         return UserMemory(
             facts_version=int(facts.get("version", {"N": "0"})["N"]),
-            facts_ciphertext=bytes(facts["ct"]["B"]) if "ct" in facts else None,
+            facts_shards=self._shards(by_sk),
             profile_ciphertext=bytes(profile["profileCt"]["B"]) if "profileCt" in profile else None,
             profile_refreshed_at=_parse(refreshed) if refreshed else None,
             erasure_state=erasure.get("state", {}).get("S"),
@@ -564,34 +593,42 @@ class DynamoDBStore:
             ExpressionAttributeValues={":new": {"N": str(new)}, ":old": {"N": str(old)}, ":zero": {"N": "0"}},
         )
 
-    def get_facts(self, user_id: str) -> tuple[int, bytes | None]:
-        """(version, ciphertext) of the facts document, read consistently (for a conditional put)."""
-        try:
-            item = self._ddb.get_item(
-                TableName=self._table, Key={"PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}}, ConsistentRead=True
-            ).get("Item")
-        except (ClientError, BotoCoreError) as exc:
-            raise _dependency_error(exc, "get facts") from exc
-        if not item:
-            return 0, None
-        return int(item["version"]["N"]), bytes(item["ct"]["B"])
+    def get_facts(self, user_id: str) -> tuple[int, dict[int, bytes]]:
+        """(version, ciphertext by shard) of the facts document, read consistently (for a conditional write)."""
+        by_sk = self._batch_get(user_id, self._facts_sks(), "get facts", consistent=True)
+        head = by_sk.get(FACTS_SK)
+        return (int(head["version"]["N"]) if head else 0), self._shards(by_sk)
 
-    def put_facts(self, user_id: str, *, expected_version: int, ciphertext: bytes, count: int, now: datetime) -> None:
+    def put_facts(
+        self, user_id: str, *, expected_version: int, shards: Mapping[int, bytes], count: int, now: datetime
+    ) -> None:
+        """The changed shards and the next version on the head item (shard 0), in one transaction
+        conditioned on the version read and on the user not being erased."""
+        for i, ct in shards.items():
+            if not 0 <= i < self._facts_shards or len(ct) > FACTS_SHARD_MAX_BYTES:
+                raise ValueError(f"facts shard {i} is out of range or over {FACTS_SHARD_MAX_BYTES} bytes")
+        pk = {"S": _user_pk(user_id)}
         if expected_version == 0:
             condition: dict[str, Any] = {"ConditionExpression": "attribute_not_exists(PK)"}
         else:
             condition = {"ConditionExpression": "version = :expected",
                          "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}}}
-        self._write_unless_erasing(user_id, now, {
-            "Put": {
-                "TableName": self._table,
-                "Item": {
-                    "PK": {"S": _user_pk(user_id)}, "SK": {"S": FACTS_SK}, "version": {"N": str(expected_version + 1)},
-                    "count": {"N": str(count)}, "ct": {"B": ciphertext}, "updatedAt": {"S": _iso(now)},
-                },
-                **condition,
-            }
-        }, "put facts", "The user's facts changed while this merge ran.")
+        values = {":v": {"N": str(expected_version + 1)}, ":count": {"N": str(count)}, ":now": {"S": _iso(now)},
+                  **condition.get("ExpressionAttributeValues", {})}
+        set_ct = ", ct = :ct" if 0 in shards else ""
+        if 0 in shards:
+            values[":ct"] = {"B": shards[0]}
+        head = {
+            "TableName": self._table, "Key": {"PK": pk, "SK": {"S": FACTS_SK}},
+            "UpdateExpression": f"SET version = :v, #count = :count, updatedAt = :now{set_ct}",
+            "ExpressionAttributeNames": {"#count": "count"},
+            "ConditionExpression": condition["ConditionExpression"], "ExpressionAttributeValues": values,
+        }
+        others = [{"Put": {"TableName": self._table, "Item": {
+            "PK": pk, "SK": {"S": _facts_sk(i)}, "ct": {"B": ct}, "updatedAt": {"S": _iso(now)}}}}
+            for i, ct in sorted(shards.items()) if i != 0]
+        self._write_unless_erasing(user_id, now, [{"Update": head}, *others], "put facts",
+                                   "The user's facts changed while this merge ran.")
 
     def _due_shard(self, user_id: str) -> str:
         return f"DUE#{zlib.crc32(user_id.encode('utf-8')) % self._due_shards}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from convmem.domain import fact_extraction, profile, summary_fold
 from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest
@@ -88,9 +89,9 @@ class LocalModel:
         """Extractive and deterministic: sentences with identifiers and decisions are kept."""
         return summary_fold.fold(old_summary, messages, cap_tokens)
 
-    def extract_facts(self, visitor_message: str) -> list[FactCandidate]:
-        """Pattern-based (English and Korean basics); nothing rather than a guess."""
-        return fact_extraction.extract(visitor_message)
+    def extract_facts(self, visitor_message: str, said_at: datetime | None = None) -> list[FactCandidate]:
+        """Pattern-based (English and Korean); nothing rather than a guess."""
+        return fact_extraction.extract(visitor_message, said_at)
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         return profile.write_profile(old_profile, visitor_messages, cap_tokens)

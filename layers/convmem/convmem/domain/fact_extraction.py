@@ -1,15 +1,26 @@
-"""Pattern-based fact extraction for the offline model: English and Korean basics. Pure.
+"""Pattern-based fact extraction for the offline model, English and Korean. Pure.
 
-Only what the visitor says about themselves, in forms common enough to be safe: name, where
-they live or moved to, email, phone, preferred language, likes and dislikes. Anything else
-extracts nothing rather than a guess.
+Only what the visitor says about themselves and their world. Two kinds of candidate:
+
+- slot facts, one current value each (a change replaces, with history): name, where they live,
+  email, phone, preferred language, likes and dislikes, work, study, age, and the people and
+  pets in their life by name (``family.sister``, ``pet.max``);
+- the rest of what they tell, one sentence at a time: events and plans with their time resolved
+  against when it was said ("yesterday" said on 8 May 2023 is "on 7 May 2023"), activities,
+  health, goals, possessions. Kept in their words, turned to the third person ("I" -> "they",
+  "my" -> "their"), under ``event.<topic>`` when dated and ``note.<topic>`` otherwise.
+
+A sentence or clause about the other party ("your turtles", "you should...") or a question is
+never a fact about the visitor; small talk ("I know, right?", "I'm so glad") is not worth keeping.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
-from convmem.domain.fact_merge import normalise_key
+from convmem.domain import fact_dates, relevance
+from convmem.domain.fact_merge import normalise_key, priority
 from convmem.domain.models import FactCandidate
 
 _LANGUAGES = {
@@ -106,6 +117,8 @@ def _likes(text: str) -> list[FactCandidate]:
         words = thing.split()
         if not words or len(words) > 5 or thing.casefold() in _NOT_OBJECTS or words[0].casefold() in _NOT_OBJECTS:
             continue
+        if _OTHER_PARTY.search(thing) or _OTHER_PARTY.search(text[max(0, m.start() - 12):m.start()]):
+            continue  # "I love your turtles": their things, not a taste of the visitor's
         if verb == "prefer" and thing.casefold() in _LANGUAGES:
             continue  # "I prefer Korean" is the language, handled there
         negative = verb in {"don't like", "do not like", "dislike", "hate", "can't stand"}
@@ -129,8 +142,251 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-def extract(text: str) -> list[FactCandidate]:
-    """Candidate facts the visitor states about themselves in ``text`` (possibly none)."""
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|님은|님도|님의|님이)", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
+_KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])|(?:나|난|전)(?=\s))")
+# Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
+# that names no other party is the visitor's own, unless it is a reaction to what they were told
+# ("사진 정말 예쁘네요", "좋았겠다").
+_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네)[.!~ㅎㅋ\s]*$")
+_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠음])\.\s*")
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
+_LEAD = re.compile(
+    r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|haha+|lol|well|so|actually|honestly|totally|"
+    r"absolutely|sure|omg|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
+    r"by the way|to be honest|you know|guess what)\b[\s,!.]*)+",
+    re.IGNORECASE,
+)
+# Words that carry no fact: a sentence needs three others to be worth keeping.
+_HOLLOW = {
+    "think", "know", "really", "thing", "things", "glad", "happy", "great", "awesome", "amazing", "love", "feel", "sure",
+    "totally", "definitely", "hear", "sound", "wow", "thank", "thanks", "lol", "just", "so", "too", "very", "much",
+    "lot", "also", "like", "good", "nice", "cool", "wait", "hope", "agree", "mean", "guess", "right", "yeah", "they",
+    "them", "their", "we", "our", "us", "been", "have", "has", "had", "am", "was", "were", "will", "would", "could",
+    "should", "can", "all", "always", "never", "something", "anything", "everything", "some", "one", "get", "got",
+    "im", "ive", "id", "ll", "not", "don't", "dont", "there", "here", "now", "then", "when", "what", "way", "lately",
+    "pretty", "kind", "bit", "still", "even", "make", "made", "see", "look", "time", "day", "days", "wish", "well",
+    "want", "need", "going", "go", "doing", "do", "did", "done", "said", "tell", "told", "talk", "excited", "proud",
+    "grateful", "thankful", "appreciate", "meant", "lucky", "blessed", "true", "super", "such", "it's", "that's",
+    "이", "그", "저", "제", "정말", "너무", "진짜", "그냥", "좀", "많이", "것", "거", "같아요", "있어요", "했어요",
+}
+_THIRD_PERSON = [
+    (re.compile(r"\bI am\b"), "they are"), (re.compile(r"\bI was\b"), "they were"), (re.compile(r"\bI'm\b", re.I), "they're"),
+    (re.compile(r"\bI've\b", re.I), "they've"), (re.compile(r"\bI'd\b", re.I), "they'd"), (re.compile(r"\bI'll\b", re.I), "they'll"),
+    (re.compile(r"\bI\b"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
+    (re.compile(r"\bmine\b", re.I), "theirs"), (re.compile(r"\bme\b", re.I), "them"),
+]
+_RELATIONS = (
+    "wife|husband|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|mom|mum|mother|dad|father|sister|brother|"
+    "son|daughter|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|best friend|friend|"
+    "colleague|coworker|boss|roommate|neighbor|neighbour|mentor|teacher"
+)
+_PETS = "dog|puppy|cat|kitten|bird|parrot|hamster|rabbit|bunny|turtle|fish|horse|snake|lizard|guinea pig"
+_NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?([A-Z][a-z]+)\b"
+_RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
+_PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")" + _NAMED)
+_NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b")
+_WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
+_STUDY_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:study(?:ing)?|major(?:ing)?\s+in|majored\s+in)\s+([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|at|in|since)\b|[.,!?;]|$)", re.IGNORECASE)
+_AGE_RE = re.compile(r"\bI(?:'m| am| just turned| turned)\s+(\d{1,3})(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|days|weeks|months|%|km|miles|times))")
+# Frames around what they tell ("I wanted to tell you about my trip") are not about the other party.
+_FRAME = re.compile(
+    r"\b(?:I\s+(?:just\s+)?(?:wanted|want|have|had|need|needed)\s+to\s+(?:tell|show|update)\s+you(?:\s+(?:about|that))?"
+    r"|let\s+me\s+tell\s+you(?:\s+about)?|(?:did|have)\s+I\s+(?:tell|told|shown?)\s+you(?:\s+(?:about|that))?"
+    r"|I\s+(?:told|tell|showed)\s+you(?:\s+(?:about|that))?|as\s+you\s+know|you\s+know\s+what|guess\s+what"
+    r"|you\s+know|you\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted))\b",
+    re.IGNORECASE,
+)
+# "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
+_SUBJECT_DROPPED = re.compile(
+    r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems)\b)"
+    r"(?:[a-z]{3,}ing|went|got|been|had|made|took|started|finished|bought|visited|joined|tried|signed|found|met|decided|"
+    r"learned|learnt|spent|ran|gave|won|moved|adopted|painted|booked|tried|planning|hoping)\b",
+    re.IGNORECASE,
+)
+# A request to the agent ("Please change the address") or a wish for the other party ("Take care")
+# is what they want done, not who they are.
+_REQUEST = re.compile(
+    r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me|take care|give|have fun|enjoy|"
+    r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
+    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다)[.!?~\s]*$",
+    re.IGNORECASE,
+)
+# An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
+# them") is about what they were told, unless the sentence also says something of their own.
+_OPINION = re.compile(
+    r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+)?(?:think|thought|bet|guess|hope|wish|agree|"
+    r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|"
+    r"can't wait|cannot wait|love to|like to)\b",
+    re.IGNORECASE,
+)
+_OWN = re.compile(r"\b(?:my|mine|our|ours|we|we're|we've|us|myself)\b", re.IGNORECASE)
+_SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
+# A sentence goes on about the previous one when it opens by pointing back at it ("It was so
+# powerful."); one that opens with someone's name may be about the other party.
+_GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
+                      r"everybody|so|and|but|then|plus|also|now|still|[가-힣])", re.IGNORECASE)
+# Words that only colour speech: dropped from what is kept, so more of it fits a request.
+_FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
+                     r"so so|just|very)\s+", re.IGNORECASE)
+# A lone name before a comma ("Gina, I got the job") is whom they speak to, not what they tell.
+_VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
+                       r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
+MAX_WORDS = 60
+_PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
+_KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
+_DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
+                    r"April|May|June|July|August|September|October|November|December) \d{4}"
+                    r"|\d{4}년(?:\s*\d{1,2}월)?(?:\s*\d{1,2}일)?(?:부터 한 주)?")
+_NOT_TOPIC_WORDS = relevance.STOP_WORDS | _HOLLOW | _KO_SELF | {
+    "don", "doesn", "didn", "isn", "wasn", "aren", "won", "couldn", "wouldn", "shouldn", "haven", "hasn", "ve", "re", "ll",
+    "합니다", "해요", "있어요", "있습니다", "했어요", "했습니다", "입니다", "이에요", "예요", "같아요", "거예요", "있는데", "부터",
+    "좋아해요", "싫어해요", "좋아합니다", "싫어합니다", "좋아해", "싫어해", "살아요", "살고", "이사했어요",
+    "on", "in", "at", "week", "before", "after", "weekend", "said", "last", "next", "ago", "yesterday", "today", "tomorrow", "tonight"}
+_NOT_TOPIC = _NOT_TOPIC_WORDS | {relevance.stem(w) for w in _NOT_TOPIC_WORDS}  # content words are compared stemmed
+
+
+def about_other_party(text: str) -> bool:
+    """Whether ``text`` speaks of the other party ("your turtles", "you should", "네가")."""
+    return bool(_OTHER_PARTY.search(text))
+
+
+def _slot_people(text: str) -> list[FactCandidate]:
+    out = []
+    for m in _RELATION_RE.finditer(text):
+        relation, name = " ".join(m.group(1).lower().split()), m.group(2)
+        if name in _PLACEHOLDER_NAMES:
+            continue
+        key = f"family.{relation}.{name}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
+                                                              "roommate", "neighbor", "neighbour", "mentor", "teacher"} else f"people.{name}"
+        out.append(FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}"))
+    pets = [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
+    pets += [(m.group(2), m.group(1)) for m in _NAME_THEN_PET_RE.finditer(text)]
+    for kind, name in pets:
+        if name not in _PLACEHOLDER_NAMES:
+            kind = kind.lower()
+            out.append(FactCandidate(key=normalise_key(f"pet.{name}"), value=f"{kind} {name}", statement=f"Has a {kind} named {name}"))
+    return out
+
+
+def _slot_work(text: str) -> list[FactCandidate]:
+    out = []
+    m = _WORK_RE.search(text)
+    if m and not _OTHER_PARTY.search(m.group(2)):
+        what = m.group(2).strip()
+        if m.group(1).lower() == "as":
+            out.append(FactCandidate(key="work.role", value=what.casefold(), statement=f"Works as {_article(what)}"))
+        else:
+            out.append(FactCandidate(key="work.employer", value=what.casefold(), statement=f"Works at {what}"))
+    m = _STUDY_RE.search(text)
+    if m and not _OTHER_PARTY.search(m.group(1)) and m.group(1).split()[0].casefold() not in _NOT_OBJECTS:
+        what = m.group(1).strip()
+        out.append(FactCandidate(key="study.subject", value=what.casefold(), statement=f"Studies {what}"))
+    m = _AGE_RE.search(text)
+    if m and 3 <= int(m.group(1)) <= 120:
+        out.append(FactCandidate(key="age", value=m.group(1), statement=f"Is {m.group(1)} years old"))
+    return out
+
+
+def _article(what: str) -> str:
+    return what if what.split()[0].casefold() in {"a", "an", "the"} else ("an " if what[0].lower() in "aeiou" else "a ") + what
+
+
+def _third_person(text: str) -> str:
+    for pattern, repl in _THIRD_PERSON:
+        text = pattern.sub(repl, text)
+    return text[:1].upper() + text[1:]
+
+
+def _clauses_about_them(sentence: str) -> str | None:
+    """The sentence without its clauses about the other party and its questions; None when
+    nothing about the visitor is left."""
+    parts = [p for p in _CLAUSE.split(sentence) if p]
+    if len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]):
+        parts = parts[1:]
+    kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?")]
+    if not kept:
+        return None
+    text = ", ".join(kept).strip(" ,")
+    return text if text and not text.endswith("?") else None
+
+
+def _topic(words: list[str]) -> str:
+    return "_".join(words[:3]) or "other"
+
+
+def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCandidate]:
+    """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
+    fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
+    so powerful.") joins it; a question or a clause about the other party breaks the thread."""
+    out: list[FactCandidate] = []
+    thread = False  # the previous sentence was kept: a following one may continue it
+    # In a message where they speak of themselves, a dated sentence that names no other party is
+    # part of their world ("The opening night is tomorrow. I'm working hard on it.").
+    mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
+    for raw in _SENTENCE.split(text):
+        sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
+        if not sentence or _REQUEST.search(sentence):
+            thread = False
+            continue
+        korean = bool(re.search(r"[가-힣]", sentence))
+        if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
+            thread = False
+            continue
+        when = None
+        resolved = sentence
+        if said_at is not None:
+            resolved, when = fact_dates.resolve(sentence, said_at)
+        own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine))
+        if not own and not (thread and _GOES_ON.match(sentence)):
+            thread = False
+            continue
+        sentence = resolved.rstrip(" .!")
+        statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
+        content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
+        if not own and out and len(out[-1].statement.split()) + len(statement.split()) <= MAX_WORDS:
+            last = out[-1]  # it goes on about the previous sentence: one fact
+            value = " ".join(dict.fromkeys([*last.value.split(), *(t for t in content if t not in _KO_SELF)]))
+            out[-1] = last.model_copy(update={"statement": _join(last.statement, statement), "value": value[:300],
+                                              "when": last.when or when})
+            continue
+        thread = True
+        # Three words that carry something; two when it names its time ("I went to the dentist yesterday").
+        # Korean particles ride on the word (음식을): a slot's 음식 covers it.
+        if len(set(content)) < (2 if when else 3) or all(_covered(w, covered) for w in content):
+            thread = bool(own)
+            continue
+        if len(statement.split()) > MAX_WORDS:
+            statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
+        value = " ".join(t for t in content if t not in _KO_SELF)
+        topic = _topic([t for t in content if t.isalnum() and t not in _KO_SELF and not t.isdigit()])
+        try:
+            key = normalise_key(f"{'event' if when else 'note'}.{topic}")
+        except ValueError:
+            key = "note.other"
+        out.append(FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when))
+    if said_at is not None:  # when it was said, on what names no time of its own
+        said = said_at.date()
+        out = [c if c.when else c.model_copy(update={"statement": c.statement + (
+            f" ({fact_dates.ko_day_text(said)}에 말함)" if re.search(r"[가-힣]", c.statement) else f" (said {fact_dates.day_text(said)})")})
+            for c in out]
+    return out
+
+
+def _covered(word: str, covered: set[str]) -> bool:
+    """Whether a slot fact of the message already holds ``word`` (a Hangul word with its particle too)."""
+    return word in covered or (not word.isascii() and any(len(c) > 1 and word.startswith(c) for c in covered))
+
+
+def _join(first: str, then: str) -> str:
+    """Two sentences as one statement (the date note, if any, stays at the end)."""
+    return f"{first}. {then[:1].upper()}{then[1:]}"
+
+
+def extract(text: str, said_at: datetime | None = None) -> list[FactCandidate]:
+    """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
+    first. ``said_at`` resolves relative time ("yesterday") and dates what they told."""
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
@@ -143,10 +399,14 @@ def extract(text: str) -> list[FactCandidate]:
         name = _LANGUAGES[language.casefold()]
         found.append(FactCandidate(key="language", value=name, statement=f"Prefers to be answered in {name}"))
     found.extend(_likes(text))
+    found.extend(_slot_people(text))
+    found.extend(_slot_work(text))
+    covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
+    found.extend(_told(text, said_at, covered))
     seen: set[str] = set()
     out = []
     for c in found:
         if c is not None and c.key not in seen:
             seen.add(c.key)
             out.append(c)
-    return out
+    return sorted(out, key=lambda c: priority(c.key))

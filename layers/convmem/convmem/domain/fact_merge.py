@@ -1,10 +1,18 @@
-"""Durable facts: slot keys, the merge rules, and recall by relevance. Pure.
+"""Durable facts: slot keys, the merge rules, capacity, and recall by relevance. Pure.
 
-A fact has one current value per slot (``name``, ``home.location``, ``preference.green_tea``).
-A new candidate for a slot either restates the current value (only ``updated_at`` moves),
-rewords it (the richer wording wins, no history), or replaces it (the old value goes to the
-history with the time it stopped being true). Order is decided by when the visitor said it,
-not by when the job ran, so a late or duplicate job never turns back a newer value.
+A slot fact has one current value (``name``, ``home.location``, ``preference.green_tea``,
+``work.role``). A new candidate for a slot either restates the current value (only
+``updated_at`` moves), rewords it (the richer wording wins, no history), or replaces it (the old
+value goes to the history with the time it stopped being true). Order is decided by when the
+visitor said it, not by when the job ran, so a late or duplicate job never turns back a newer value.
+
+What the visitor told (``event.*``, ``note.*``) is many facts, not one slot: a candidate that
+nearly restates a kept one merges into it (a new date makes it an update, with history);
+anything else is a fact of its own.
+
+Capacity: when the set is full, the oldest told facts are compacted into one coarser ``digest``
+fact per month they were said in, so what is new gets in and what is old stays recallable in
+fewer words. Who they are and how to reach them is never compacted.
 """
 
 from __future__ import annotations
@@ -13,10 +21,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Literal
 
-from convmem.domain import relevance, vectors
-from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, FactVersion
+from convmem.domain import fact_dates, relevance, vectors
+from convmem.domain.models import Fact, FactCandidate, FactSource, FactVersion
 from convmem.domain.tokens import count_tokens
 
 _ALIASES = {
@@ -38,13 +47,34 @@ _SLOT_WORDS = {
     "phone": "phone number call text mobile 전화 번호",
     "language": "language speak reply write 언어 말",
     "preference": "prefer favourite favorite 좋아",
+    "work": "work job career employer 일 직장 회사",
+    "study": "study school university degree 공부 학교",
+    "family": "family 가족",
+    "pet": "pet 반려",
+    "age": "age old 나이",
 }
 # Two statements in different slots are one fact only when they nearly coincide.
 CROSS_SLOT_THRESHOLD = 0.8
 # Slots worth sending on every turn even when the message does not mention them.
 STANDING_KEYS = ("name", "language")
+# Families of things told: many facts each, merged by what they say, not by slot.
+TOLD = ("event", "note")
+DIGEST = "digest"
+# Who they are and how to reach them: first in when a message holds more than a job keeps, and
+# never compacted.
+PRIORITY = ("name", "contact.", "home.", "language", "age", "work.", "study.", "family.", "pet.", "people.",
+            "preference.", "event.", "note.", "digest.")
+KEPT_WHOLE = 4
+# A digest of compacted facts stays readable in one request.
+DIGEST_MAX_CHARS = 1200
+DIGEST_PART_WORDS = 14
 
 Action = Literal["created", "updated", "confirmed", "reworded", "history", "duplicate", "full"]
+
+
+def priority(key: str) -> int:
+    """Rank of a slot key: identity and contact first, what they told last."""
+    return next((i for i, p in enumerate(PRIORITY) if key == p or (p.endswith(".") and key.startswith(p))), len(PRIORITY))
 
 
 def normalise_key(raw: str) -> str:
@@ -77,9 +107,14 @@ def _norm(value: str) -> str:
     return " ".join(re.sub(r"[^\w@+.-]+", " ", value.casefold()).split())
 
 
+@lru_cache(maxsize=16384)
+def _term_set(text: str) -> frozenset[str]:
+    return frozenset(relevance.terms(text))
+
+
 def similarity(a: str, b: str) -> float:
     """Jaccard overlap of the two texts' stemmed terms (1.0 for equal, 0.0 for nothing shared)."""
-    ta, tb = set(relevance.terms(a)), set(relevance.terms(b))
+    ta, tb = _term_set(a), _term_set(b)
     if not ta or not tb:
         return 1.0 if _norm(a) == _norm(b) else 0.0
     return len(ta & tb) / len(ta | tb)
@@ -90,6 +125,8 @@ class MergeResult:
     facts: list[Fact]
     action: Action
     fact_id: str | None = None
+    compacted: int = 0
+    """Facts folded into digests to make room for this one."""
 
     @property
     def changed(self) -> bool:
@@ -117,28 +154,40 @@ def merge(
     max_facts: int = 500,
     max_history: int = 20,
 ) -> MergeResult:
-    """Fold one candidate into the user's facts; never two current facts in one slot."""
+    """Fold one candidate into the user's facts; never two current facts in one slot. When the
+    set holds ``max_facts``, the oldest told facts are compacted first (``compacted``); "full"
+    only when nothing is left to compact."""
     key = normalise_key(candidate.key)
     out = list(facts)
-    index = next((i for i, f in enumerate(out) if f.key == key), None)
-    if index is None and "." in key:
+    family = key.split(".", 1)[0]
+    if family in TOLD:
+        index = _same_told(out, candidate.value, threshold)
+        if index is None:
+            key = _free_key(out, key)
+    else:
+        index = next((i for i, f in enumerate(out) if f.key == key), None)
+    if index is None and "." in key and family not in TOLD:
         # The same fact under another wording of its slot ("preference.coffee" / "preference.drinks"
         # both "Likes coffee"): it merges into the slot that already holds it.
         # Stricter than within a slot: "Likes strong black coffee" and "... tea" share 3 of 5 terms.
-        family, strict = key.split(".", 1)[0] + ".", max(threshold, CROSS_SLOT_THRESHOLD)
+        strict = max(threshold, CROSS_SLOT_THRESHOLD)
         index = next(
             (i for i, f in enumerate(out)
-             if f.key.startswith(family) and similarity(candidate.statement, f.statement) >= strict),
+             if f.key.startswith(family + ".") and similarity(candidate.statement, f.statement) >= strict),
             None,
         )
     if index is None:
-        if len(out) >= max_facts:
-            return MergeResult(out, "full")
+        compacted = 0
+        while len(out) >= max_facts:
+            out, folded = compact(out, now=now, new_id=new_id, max_facts=max_facts)
+            if not folded:
+                return MergeResult(list(facts), "full")
+            compacted += folded
         fact = Fact(
             id=new_id(), key=key, statement=candidate.statement, value=candidate.value,
-            source=source, created_at=now, updated_at=now,
+            source=source, created_at=now, updated_at=now, when=candidate.when,
         )
-        return MergeResult([*out, fact], "created", fact.id)
+        return MergeResult([*out, fact], "created", fact.id, compacted)
 
     fact = out[index]
     if _said_here(fact, source):
@@ -158,56 +207,157 @@ def merge(
         history = sorted([*fact.history, version], key=lambda v: v.source.at)[-max_history:]
         out[index] = fact.model_copy(update={"history": history, "updated_at": now})
         return MergeResult(out, "history", fact.id)
-    if richer:  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
+    if richer and candidate.when in (None, fact.when):  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
         out[index] = fact.model_copy(update={
             "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now,
             "embedding": None})
         return MergeResult(out, "reworded", fact.id)
-    if close:
+    if close and candidate.when in (None, fact.when):
         out[index] = fact.model_copy(update={"confirmed_by": source, "updated_at": now})
         return MergeResult(out, "confirmed", fact.id)
     old = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at)
     out[index] = fact.model_copy(update={
         "statement": candidate.statement, "value": candidate.value, "source": source, "confirmed_by": None,
-        "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None,
+        "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None, "when": candidate.when,
     })
     return MergeResult(out, "updated", fact.id)
 
 
-def document_bytes(facts: Sequence[Fact]) -> int:
-    """Size of the facts document as it is encrypted: its JSON in UTF-8 bytes. DynamoDB's item
-    limit counts bytes, and Korean takes three a character, so characters undercount it."""
-    return len(FactSet(facts=list(facts)).model_dump_json().encode("utf-8"))
+def merge_all(
+    facts: Sequence[Fact],
+    learnt: Sequence[tuple[FactCandidate, FactSource]],
+    *,
+    now: datetime,
+    new_id: Callable[[], str],
+    threshold: float = 0.6,
+    max_facts: int = 500,
+    max_history: int = 20,
+    per_message: int = 8,
+) -> tuple[list[Fact], list[str]]:
+    """Merge what a job learnt, message by message: at most ``per_message`` candidates of one
+    message (the highest ``priority`` first: a long message cannot crowd out the store), each
+    through ``merge``. Returns the facts and one action per candidate ("dropped" beyond the
+    bound, "invalid" for a key that is not a slot key, "compacted:<n>" when room was made)."""
+    out = list(facts)
+    actions: list[str] = []
+    by_message: dict[tuple[str, int], list[tuple[FactCandidate, FactSource]]] = {}
+    for candidate, source in learnt:
+        by_message.setdefault((source.session_id, source.seq), []).append((candidate, source))
+    for group in by_message.values():
+        ranked = sorted(group, key=lambda cs: priority(cs[0].key))
+        actions.extend("dropped" for _ in ranked[per_message:])
+        for candidate, source in ranked[:per_message]:
+            try:
+                result = merge(out, candidate, source, now=now, new_id=new_id, threshold=threshold,
+                               max_facts=max_facts, max_history=max_history)
+            except ValueError:
+                actions.append("invalid")
+                continue
+            out = result.facts
+            actions.append(result.action)
+            if result.compacted:
+                actions.append(f"compacted:{result.compacted}")
+    return out, actions
 
 
-def trim_history(facts: Sequence[Fact], max_bytes: int) -> list[Fact]:
-    """``facts`` with the oldest history entries, across all facts, dropped until the document
-    takes at most ``max_bytes`` (see document_bytes). Current values are never dropped, so the
-    result is larger than ``max_bytes`` when they alone are."""
-    size = document_bytes(facts)
-    if size <= max_bytes:
-        return list(facts)
-    oldest_first = sorted((v.source.at, i, j) for i, f in enumerate(facts) for j, v in enumerate(f.history))
-    dropped: set[tuple[int, int]] = set()
-    for _, i, j in oldest_first:
-        if size <= max_bytes:
-            break
-        # An entry's own JSON; the comma beside it is not subtracted, so the running size never
-        # falls below the real one and the result is within max_bytes whenever history allows.
-        size -= len(facts[i].history[j].model_dump_json().encode("utf-8"))
-        dropped.add((i, j))
-    return [
-        f.model_copy(update={"history": [v for j, v in enumerate(f.history) if (i, j) not in dropped]})
-        if any((i, j) in dropped for j in range(len(f.history))) else f
-        for i, f in enumerate(facts)
-    ]
+def _same_told(facts: Sequence[Fact], value: str, threshold: float) -> int | None:
+    """The told fact that (nearly) says the same, if any: the closest one."""
+    best, best_score = None, threshold
+    for i, f in enumerate(facts):
+        if f.key.split(".", 1)[0] in TOLD:
+            score = similarity(value, f.value)
+            if score >= best_score:
+                best, best_score = i, score
+    return best
+
+
+def _free_key(facts: Sequence[Fact], key: str) -> str:
+    """``key``, or ``key_2``, ``key_3``... when another told fact holds it."""
+    taken = {f.key for f in facts}
+    if key not in taken:
+        return key
+    n = 2
+    while f"{key}_{n}" in taken:
+        n += 1
+    return f"{key}_{n}"
+
+
+def _short(statement: str, words: int) -> str:
+    text = re.sub(r"\s*\((?:said [^)]*|[^)]*에 말함)\)$", "", statement).rstrip(" .")
+    parts = text.split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+
+
+def compact(facts: Sequence[Fact], *, now: datetime, new_id: Callable[[], str], max_facts: int) -> tuple[list[Fact], int]:
+    """Make room for new facts: the oldest compactable facts (told facts first, then stale slots
+    other than identity and contact), a twentieth of the cap at a time, fold into ``digest`` facts
+    of the month they were said in ("Earlier, in May 2023: ...; ..."), each fact cut to its first
+    words, a digest at most DIGEST_MAX_CHARS (``digest.2023_05``, ``digest.2023_05_2``...).
+    Returns (facts, how many were folded); nothing is folded when nothing may be."""
+    def rank(f: Fact) -> tuple[int, datetime]:
+        return (0 if f.key.split(".", 1)[0] in TOLD else 1, f.updated_at)
+
+    movable = sorted((f for f in facts if priority(f.key) >= KEPT_WHOLE and not f.key.startswith(DIGEST + ".")), key=rank)
+    if not movable:
+        return list(facts), 0
+    batch = movable[: max(2, len(facts) - max_facts + 1, max_facts // 20)]
+    gone = {f.id for f in batch}
+    digests = {f.key: f for f in facts if f.key.startswith(DIGEST + ".")}
+    for f in sorted(batch, key=lambda f: f.source.at):
+        said = f.source.at
+        month = f"{DIGEST}.{said:%Y_%m}"
+        part = _short(f.statement, DIGEST_PART_WORDS)
+        keys = sorted((k for k in digests if k == month or k.startswith(month + "_")), key=len)
+        last = digests[max(keys, key=lambda k: (len(k), k))] if keys else None
+        if last is not None and len(last.statement) + 2 + len(part) <= DIGEST_MAX_CHARS:
+            statement = f"{last.statement}; {part}"
+            digests[last.key] = last.model_copy(update={
+                "statement": statement, "value": _digest_value(statement), "updated_at": now, "embedding": None})
+        else:
+            key = month if not keys else f"{month}_{len(keys) + 1}"
+            statement = f"Earlier, in {fact_dates.month_text(said.year, said.month)}: {part}"
+            digests[key] = Fact(id=new_id(), key=key, statement=statement, value=_digest_value(statement), source=f.source,
+                                created_at=now, updated_at=now, when=f"{said:%Y-%m}")
+    kept = [f for f in facts if f.id not in gone and f.key not in digests]
+    return [*kept, *digests.values()], len(gone)
+
+
+def coarsen(facts: Sequence[Fact], *, now: datetime) -> tuple[list[Fact], int]:
+    """Fewer bytes when compaction has nothing left to fold: the oldest digest's parts are cut to
+    half their words (at least three); parts already that short lose their older half. Returns
+    (facts, 1) when a digest changed, (facts, 0) when there is no digest to coarsen."""
+    digests = sorted((f for f in facts if f.key.startswith(DIGEST + ".")), key=lambda f: (f.source.at, f.key))
+    if not digests:
+        return list(facts), 0
+    old = digests[0]
+    head, _, body = old.statement.partition(": ")
+    parts = body.split("; ")
+    longest = max(len(p.split()) for p in parts)
+    if longest > 3:
+        parts = [_short(p, max(3, longest // 2)) for p in parts]
+    else:
+        parts = parts[len(parts) // 2 :] or parts[-1:]
+    statement = f"{head}: {'; '.join(parts)}"
+    if statement == old.statement:  # one short part left: the digest itself goes
+        return [f for f in facts if f.id != old.id], 1
+    new = old.model_copy(update={"statement": statement, "value": _digest_value(statement), "updated_at": now, "embedding": None})
+    return [new if f.id == old.id else f for f in facts], 1
+
+
+def _digest_value(statement: str) -> str:
+    return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
 
 
 def searchable(fact: Fact) -> str:
     """The text a lexical scorer sees for a fact: its statement and the words its slot stands for."""
-    words = [_SLOT_WORDS.get(part, "") for part in fact.key.split(".")]
-    topic = fact.key.split(".", 1)[1].replace("_", " ").replace(".", " ") if "." in fact.key else ""
-    return " ".join([fact.statement, topic, *words])
+    return _searchable(fact.key, fact.statement)
+
+
+@lru_cache(maxsize=16384)
+def _searchable(key: str, statement: str) -> str:
+    words = [_SLOT_WORDS.get(part, "") for part in key.split(".")]
+    topic = key.split(".", 1)[1].replace("_", " ").replace(".", " ") if "." in key else ""
+    return " ".join([statement, topic, *words])
 
 
 def embedding_scores(facts: Sequence[Fact], query_vector: Sequence[float] | None, floor: float) -> list[float] | None:
@@ -216,6 +366,21 @@ def embedding_scores(facts: Sequence[Fact], query_vector: Sequence[float] | None
     if query_vector is None or not facts or any(f.embedding is None for f in facts):
         return None
     return [max(0.0, vectors.cosine(query_vector, vectors.dequantize(f.embedding or "")) - floor) for f in facts]
+
+
+_ASKS_WHEN = re.compile(
+    r"\b(?:when|what (?:date|day|time|year|month)|how long ago|last time|first time|since when|which (?:day|year|month))\b"
+    r"|언제|며칠|몇\s*월|몇\s*년|지난번|마지막으로|처음으로",
+    re.IGNORECASE,
+)
+# How much a dated fact gains when the message asks when something happened.
+WHEN_BOOST = 1.5
+SAID_BOOST = 1.2
+
+
+def asks_when(query: str) -> bool:
+    """Whether the message asks about time ("when did I...", "last time", "언제")."""
+    return bool(_ASKS_WHEN.search(query))
 
 
 def recall(
@@ -229,22 +394,25 @@ def recall(
     """The facts to send with ``query``: the most relevant first, within ``budget_tokens`` and
     ``max_facts``. Relevance, not recency: a fact the message does not touch is sent only if it
     is standing background (name, language). ``scores`` (e.g. embedding similarity) replaces the
-    lexical BM25 scorer when given."""
+    lexical BM25 scorer when given. A message that asks when favours dated facts."""
     if not facts or max_facts <= 0:
         return []
     if scores is None:
         scores = relevance.bm25_scores(query, [searchable(f) for f in facts])
+    if asks_when(query):  # what names its time first, then what carries when it was said
+        scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
+                  for s, f in zip(scores, facts, strict=True)]
 
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
 
-    order = sorted(range(len(facts)), key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
+    # Only what can be sent is ordered: a match, or standing background.
+    eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
+    order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
     chosen: list[Fact] = []
     used = 0
     for i in order:
         fact = facts[i]
-        if scores[i] <= 0 and fact.key not in STANDING_KEYS:
-            continue
         cost = count_tokens(f"- {fact.statement}") + 1
         if used + cost > budget_tokens:
             continue

@@ -138,6 +138,9 @@ class FactCandidate(BaseModel):
     """The slot's value in a canonical form (compared when merging)."""
     statement: str = Field(min_length=1, max_length=400)
     """How the fact reads in a request, e.g. "Lives in Busan"."""
+    when: str | None = Field(None, max_length=20, pattern=r"^\d{4}(-\d{2}(-\d{2})?|-W\d{2})?$")
+    """When what it tells happened or will happen, resolved against when it was said:
+    ``2023-05-07``, ``2023-W18`` (a week), ``2023-05``, ``2023``; None when it names no time."""
 
 
 class FactVersion(BaseModel):
@@ -167,6 +170,8 @@ class Fact(BaseModel):
     created_at: datetime
     updated_at: datetime
     history: list[FactVersion] = Field(default_factory=list)
+    when: str | None = None
+    """When what it tells happened (FactCandidate.when); dated facts answer "when did I ..."."""
     embedding: str | None = None
     """The statement's embedding (domain.vectors.quantize), when the model embeds; None until then."""
 

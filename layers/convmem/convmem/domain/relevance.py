@@ -7,17 +7,20 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 _WORD = re.compile(r"[0-9a-z]+(?:[-_.@][0-9a-z]+)*|[\uac00-\ud7a3]+|[^\W\d_]+", re.UNICODE)
 _HANGUL = re.compile(r"^[\uac00-\ud7a3]+$")
 _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of", "and", "in", "on", "it", "what",
          "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about"}
+STOP_WORDS = frozenset(_STOP)
 
 
 def stem(word: str) -> str:
-    """A light English suffix strip, so refund / refunds / refunded and live / lives / lived meet."""
+    """A light English suffix strip, so refund / refunds / refunded, live / lives / lived and
+    mentor / mentored / mentorship meet."""
     if word.isascii() and word.isalpha() and not word.endswith("ss"):
-        for suffix in ("ing", "ed", "es", "s"):
+        for suffix in ("ships", "ship", "ing", "ed", "es", "s"):
             if len(word) > len(suffix) + 2 and word.endswith(suffix):
                 word = word[: -len(suffix)]
                 break
@@ -26,35 +29,43 @@ def stem(word: str) -> str:
     return word
 
 
+def words(text: str) -> list[str]:
+    """The text's stemmed words without stop words (no Hangul bigrams)."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
 def terms(text: str) -> list[str]:
+    """The words BM25 indexes: ``words`` plus, for each Hangul run, its character bigrams."""
     out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        if w in _STOP:
-            continue
-        out.append(stem(w))
+    for w in words(text):
+        out.append(w)
         if _HANGUL.match(w) and len(w) > 2:
             out.extend(w[i : i + 2] for i in range(len(w) - 1))
     return out
 
 
+@lru_cache(maxsize=16384)
+def _counted(document: str) -> tuple[dict[str, int], int]:
+    """A document's term counts and length, cached: a user's facts are scored on every turn."""
+    counts = Counter(terms(document))
+    return dict(counts), sum(counts.values())
+
+
 def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
     """BM25 score of each document against the query (0.0 when nothing matches)."""
-    docs = [Counter(terms(d)) for d in documents]
+    docs = [_counted(d) for d in documents]
     if not docs:
         return []
-    q = set(terms(query))
-    avg = sum(sum(d.values()) for d in docs) / len(docs) or 1.0
-    df = Counter(t for d in docs for t in set(d) if t in q)
     n = len(docs)
-    scores = []
-    for d in docs:
-        length = sum(d.values())
-        s = 0.0
-        for t in q:
-            if d[t]:
-                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
-                s += idf * d[t] * (k1 + 1) / (d[t] + k1 * (1 - b + b * length / avg))
-        scores.append(s)
+    avg = sum(length for _, length in docs) / n or 1.0
+    scores = [0.0] * n
+    for t in set(terms(query)):
+        hits = [(i, d[t]) for i, (d, _) in enumerate(docs) if t in d]
+        if not hits:
+            continue
+        idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
+        for i, tf in hits:
+            scores[i] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * docs[i][1] / avg))
     return scores
 
 

@@ -51,6 +51,6 @@ class ExportService:
             user_id=user_id,
             profile=decrypt_profile(self._cipher, user_id, memory.profile_ciphertext),
             profile_refreshed_at=memory.profile_refreshed_at,
-            facts=decrypt_facts(self._cipher, user_id, memory.facts_ciphertext).facts,
+            facts=decrypt_facts(self._cipher, user_id, memory.facts_shards).facts,
             sessions=sessions,
         )

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from convmem.domain import fact_merge, vectors
-from convmem.domain.models import Fact, FactCandidate, FactSet, FactSource, validate_id
+from convmem.domain.models import Fact, FactCandidate, FactSource, validate_id
 from convmem.errors import (
     ConcurrentUpdateError,
     DependencyUnavailableError,
@@ -18,22 +18,38 @@ from convmem.errors import (
 )
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, FactsJob, Model, Store, erasure_blocks
-from convmem.service.stored import MESSAGE_KIND, decrypt_facts, encrypt_facts
+from convmem.service.stored import (
+    MESSAGE_KIND,
+    decrypt_fact_shards,
+    decrypt_facts,
+    encrypt_fact_shards,
+    pack_facts,
+    shard_of,
+    split_facts,
+    unpack_facts,
+)
 from convmem.settings import Settings
 
 MAX_RACE_RETRIES = 8
-# Bytes of the stored facts ciphertext at most. DynamoDB refuses an item past 400 KB (409,600
-# bytes: UTF-8 bytes of every name and string, raw bytes of a binary), and a refused write fails
-# every later facts job of the user into the DLQ. The rest of the FACTS item is a few hundred
-# bytes: ~59 KB of headroom.
-MAX_DOCUMENT_BYTES = 350_000
+# A shard's ciphertext stays below the store's item bound (DynamoDB: 400 KB counted in bytes).
+MAX_SHARD_BYTES = 340_000
 EMBEDDINGS_PER_JOB = 20
 # Messages one job examines at most; a longer backlog is finished by the session's next jobs.
 MAX_CATCH_UP = 40
 
 
 class _DocumentFullError(Exception):
-    """The facts' current values alone exceed MAX_DOCUMENT_BYTES (never leaves this module)."""
+    """Nothing more can be folded or trimmed and a shard is still over MAX_SHARD_BYTES: only
+    current identity and contact facts are left in it (never leaves this module)."""
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """The facts document as read: its version, each shard's plaintext and stored bytes."""
+
+    version: int
+    plain: dict[int, str]
+    sizes: dict[int, int]
 
 
 @dataclass(frozen=True)
@@ -84,7 +100,7 @@ class FactsService:
                 text = self._cipher.decrypt(m.ciphertext, user_id=job.user_id, session_id=job.session_id,
                                             kind=MESSAGE_KIND, ref=str(m.seq))
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
-                learnt.extend((c, source) for c in self._model.extract_facts(text))
+                learnt.extend((c, source) for c in self._model.extract_facts(text, said_at=m.at))
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
         try:
@@ -98,38 +114,41 @@ class FactsService:
         self._store.mark_active(job.user_id, self._clock.now())
         return FactsOutcome(job.user_id, len(learnt), actions)
 
+    def _read(self, user_id: str) -> tuple[_Stored, list[Fact]]:
+        """The stored document and every fact in it, read consistently for a conditional write."""
+        version, shards = self._store.get_facts(user_id)
+        plain = decrypt_fact_shards(self._cipher, user_id, shards)
+        stored = _Stored(version, plain, {i: len(ct) for i, ct in shards.items()})
+        return stored, [f for text in plain.values() for f in unpack_facts(text)]
+
     def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]]) -> tuple[str, ...]:
         s = self._settings
         embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
         for _ in range(MAX_RACE_RETRIES):
-            version, ct = self._store.get_facts(user_id)
-            facts = decrypt_facts(self._cipher, user_id, ct).facts
-            now = self._clock.now()
-            actions = []
-            for candidate, source in learnt:
-                try:
-                    result = fact_merge.merge(
-                        facts, candidate, source, now=now, new_id=self._new_id, threshold=s.facts_merge_threshold,
-                        max_facts=s.facts_max_per_user, max_history=s.fact_history_max,
-                    )
-                except ValueError:  # a slot key that is not one: the candidate is dropped
-                    actions.append("invalid")
-                    continue
-                facts = result.facts
-                actions.append(result.action)
+            stored, facts = self._read(user_id)
+            facts, actions = fact_merge.merge_all(
+                facts, learnt, now=self._clock.now(), new_id=self._new_id, threshold=s.facts_merge_threshold,
+                max_facts=s.facts_max_per_user, max_history=s.fact_history_max, per_message=s.facts_max_per_message,
+            )
             if not any(a in ("created", "updated", "confirmed", "reworded", "history") for a in actions):
                 return tuple(actions)
-            if "full" in actions:
-                logger.warning("facts full", extra={"user_id": user_id, "facts": len(facts)})
+            if "full" in actions or "dropped" in actions or any(a.startswith("compacted") for a in actions):
+                # Never silent: what did not get in, or was folded to make room, is counted.
+                logger.warning("facts bounded", extra={
+                    "user_id": user_id, "facts": len(facts), "full": actions.count("full"),
+                    "dropped": actions.count("dropped"),
+                    "compacted": sum(int(a.split(":")[1]) for a in actions if a.startswith("compacted")),
+                })
             facts = self._with_embeddings(facts, embedded)
             try:
-                self._put(user_id, version, facts)
+                self._put(user_id, stored, facts)
                 return tuple(actions)
             except ConcurrentUpdateError:
                 continue  # another job merged first: merge into what it wrote
             except _DocumentFullError:
-                # The current values alone fill the item: this job's changes are refused (as
-                # new slots are past facts_max_per_user), the job ends, the stored facts stay.
+                # Nothing left to fold fills a shard: this job's changes are refused (as new
+                # slots past facts_max_per_user are), the job ends, the stored facts stay. Retrying
+                # would fail the same way into the DLQ and block the user's later jobs.
                 logger.warning("facts document full", extra={"user_id": user_id, "facts": len(facts)})
                 return tuple("full" for _ in actions)
         raise DependencyUnavailableError("The user's facts kept changing under this merge; will retry.", code="facts_busy")
@@ -146,43 +165,59 @@ class FactsService:
         return [f.model_copy(update={"embedding": embedded[f.statement]}) if f.embedding is None and f.statement in embedded else f
                 for f in facts]
 
-    def _put(self, user_id: str, version: int, facts: list[Fact]) -> None:
-        """Write the document, its ciphertext within MAX_DOCUMENT_BYTES: the oldest history goes
-        first (current values never). _DocumentFullError when the current values alone exceed it."""
-        budget = MAX_DOCUMENT_BYTES  # of plaintext; less the encryption's own bytes once measured
-        for _ in range(3):
-            document = FactSet(facts=fact_merge.trim_history(facts, budget))
-            ciphertext = encrypt_facts(self._cipher, user_id, document)
-            if len(ciphertext) <= MAX_DOCUMENT_BYTES:
+    def _put(self, user_id: str, stored: _Stored, facts: list[Fact]) -> None:
+        """Write the shards whose facts changed. A shard over its byte bound first loses its oldest
+        history entries, then the oldest told facts of the user are compacted (current identity and
+        contact facts never)."""
+        n = self._settings.facts_shards
+        empty = pack_facts([])
+        while True:
+            plain = split_facts(facts, n, stored.plain)
+            # The first write makes the head (shard 0) whole; after that only what changed is written.
+            changed = {i: text for i, text in plain.items()
+                       if text != stored.plain.get(i, empty) or (i == 0 and not stored.version)}
+            sealed = encrypt_fact_shards(self._cipher, user_id, changed)
+            # A shard over the bound is shrunk whether or not this merge changed it (a bound lowered
+            # since it was written, a document from before shards).
+            sizes = {**stored.sizes, **{i: len(ct) for i, ct in sealed.items()}}
+            over = [i for i, size in sorted(sizes.items()) if size > MAX_SHARD_BYTES]
+            if not over:
                 break
-            if not any(f.history for f in document.facts):
-                raise _DocumentFullError
-            budget -= len(ciphertext) - MAX_DOCUMENT_BYTES
-        else:
+            facts = self._shrink(user_id, facts, [f for f in facts if shard_of(f.id, n) == over[0]])
+        self._store.put_facts(user_id, expected_version=stored.version, shards=sealed, count=len(facts), now=self._clock.now())
+
+    def _shrink(self, user_id: str, facts: list[Fact], shard: list[Fact]) -> list[Fact]:
+        """Facts with fewer bytes in them: the shard's oldest history entries, else a compaction of
+        the oldest told facts (a tenth of them at a time), else a coarser oldest digest."""
+        with_history = [f for f in shard if f.history]
+        logger.warning("facts shard over its byte bound", extra={"user_id": user_id, "facts": len(facts)})
+        if with_history:
+            trimmed = {f.id for f in sorted(with_history, key=lambda f: f.history[0].source.at)[: max(1, len(with_history) // 10)]}
+            return [f.model_copy(update={"history": f.history[1:]}) if f.id in trimmed else f for f in facts]
+        now = self._clock.now()
+        smaller, folded = fact_merge.compact(facts, now=now, new_id=self._new_id, max_facts=max(1, len(facts) - len(facts) // 10))
+        if not folded:
+            smaller, folded = fact_merge.coarsen(facts, now=now)
+        if not folded:
             raise _DocumentFullError
-        if document.facts != facts:
-            logger.warning("fact history trimmed", extra={"user_id": user_id, "bytes": len(ciphertext)})
-        self._store.put_facts(
-            user_id, expected_version=version, ciphertext=ciphertext, count=len(document.facts), now=self._clock.now(),
-        )
+        return smaller
 
     # --- the API -----------------------------------------------------------------------------
     def list_facts(self, user_id: str) -> list[Fact]:
         """The user's current facts, most recently updated first."""
-        facts = decrypt_facts(self._cipher, user_id, self._store.load_user_memory(user_id).facts_ciphertext).facts
+        facts = decrypt_facts(self._cipher, user_id, self._store.load_user_memory(user_id).facts_shards).facts
         return sorted(facts, key=lambda f: f.updated_at, reverse=True)
 
     def forget(self, user_id: str, fact_id: str) -> None:
         """Remove one fact and its history; the next turn no longer recalls it. NotFoundError if absent."""
         validate_id(fact_id, "factId")
         for _ in range(MAX_RACE_RETRIES):
-            version, ct = self._store.get_facts(user_id)
-            facts = decrypt_facts(self._cipher, user_id, ct).facts
+            stored, facts = self._read(user_id)
             kept = [f for f in facts if f.id != fact_id]
             if len(kept) == len(facts):
                 raise NotFoundError("No such fact.", code="fact_not_found")
             try:
-                self._put(user_id, version, kept)
+                self._put(user_id, stored, kept)
                 return
             except ConcurrentUpdateError:
                 continue

@@ -3,7 +3,12 @@ the user's facts document and profile. One place names each item's encryption co
 
 from __future__ import annotations
 
-from convmem.domain.models import FactSet, Message, SessionState
+import base64
+import zlib
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from convmem.domain.models import Fact, FactSet, Message, SessionState
 from convmem.errors import NotFoundError
 from convmem.ports import Cipher, StoredMessage
 
@@ -43,16 +48,67 @@ def owned_state(state: SessionState | None, user_id: str) -> SessionState | None
     return state
 
 
-def decrypt_facts(cipher: Cipher, user_id: str, ciphertext: bytes | None) -> FactSet:
-    if not ciphertext:
-        return FactSet()
-    return FactSet.model_validate_json(
-        cipher.decrypt(ciphertext, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=FACTS_KIND)
-    )
+# A user's facts are split over shards (by fact id), each an encrypted, compressed document in its
+# own item: the turn reads them all in its one BatchGetItem, a merge rewrites only those it changed.
+_PACKED = "z1:"
 
 
-def encrypt_facts(cipher: Cipher, user_id: str, facts: FactSet) -> bytes:
-    return cipher.encrypt(facts.model_dump_json(), user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=FACTS_KIND)
+def facts_ref(shard: int) -> str:
+    """The encryption context's ref of a facts shard (shard 0 keeps the one-document name)."""
+    return FACTS_KIND if shard == 0 else f"{FACTS_KIND}#{shard}"
+
+
+def shard_of(fact_id: str, shards: int) -> int:
+    return zlib.crc32(fact_id.encode("utf-8")) % shards
+
+
+def pack_facts(facts: Sequence[Fact]) -> str:
+    """One shard's plaintext: compressed JSON (fact text compresses ~3x; the item is billed by bytes).
+    Compressing before encrypting shows only a document's size, and only to who reads the table."""
+    data = FactSet(facts=list(facts)).model_dump_json(exclude_defaults=True).encode("utf-8")
+    return _PACKED + base64.b64encode(zlib.compress(data, 6)).decode("ascii")
+
+
+@lru_cache(maxsize=16)
+def unpack_facts(plaintext: str) -> tuple[Fact, ...]:
+    """The facts of one shard's plaintext (a plain JSON document as written before shards, too).
+    Cached by content: an unchanged shard is parsed once per instance (facts are immutable). 16
+    entries: every shard of the user in conversation and of one more. Measured: 2,500 facts
+    (177 KB packed) parse to ~6 MB, so even 16 shards at the byte bound stay under ~200 MB."""
+    if plaintext.startswith(_PACKED):
+        plaintext = zlib.decompress(base64.b64decode(plaintext[len(_PACKED):])).decode("utf-8")
+    return tuple(FactSet.model_validate_json(plaintext).facts)
+
+
+def decrypt_fact_shards(cipher: Cipher, user_id: str, shards: Mapping[int, bytes]) -> dict[int, str]:
+    """Each stored shard's plaintext, by shard number."""
+    return {i: cipher.decrypt(ct, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=facts_ref(i))
+            for i, ct in sorted(shards.items()) if ct}
+
+
+def decrypt_facts(cipher: Cipher, user_id: str, shards: Mapping[int, bytes]) -> FactSet:
+    """All of the user's facts, from every shard."""
+    return FactSet(facts=[f for text in decrypt_fact_shards(cipher, user_id, shards).values() for f in unpack_facts(text)])
+
+
+def split_facts(facts: Sequence[Fact], shards: int, old: Mapping[int, str] | None = None) -> dict[int, str]:
+    """Each shard's plaintext for ``facts`` over ``shards`` items, empty shards too. With ``old``
+    (the plaintexts read), a shard holding exactly the facts it was read with keeps its old text
+    without being packed again (the merge keeps the objects of the facts it did not touch)."""
+    split: dict[int, list[Fact]] = {i: [] for i in range(shards)}
+    for f in facts:
+        split[shard_of(f.id, shards)].append(f)
+    out = {}
+    for i, group in split.items():
+        before = unpack_facts(old[i]) if old and i in old else None
+        same = before is not None and len(before) == len(group) and all(a is b for a, b in zip(before, group, strict=True))
+        out[i] = old[i] if same and old else pack_facts(group)
+    return out
+
+
+def encrypt_fact_shards(cipher: Cipher, user_id: str, plain: Mapping[int, str]) -> dict[int, bytes]:
+    return {i: cipher.encrypt(text, user_id=user_id, session_id=USER_SCOPE, kind=FACTS_KIND, ref=facts_ref(i))
+            for i, text in plain.items()}
 
 
 def decrypt_profile(cipher: Cipher, user_id: str, ciphertext: bytes | None) -> str | None:

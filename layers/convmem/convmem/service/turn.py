@@ -176,7 +176,7 @@ class TurnService:
         s = self._settings
         summary = decrypt_summary(self._cipher, user_id, session_id, snapshot.summary_ciphertext)
         history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
-        known = decrypt_facts(self._cipher, user_id, memory.facts_ciphertext).facts
+        known = decrypt_facts(self._cipher, user_id, memory.facts_shards).facts
         facts = fact_merge.recall(
             known, turn.message, budget_tokens=s.facts_budget_tokens, max_facts=s.facts_max_recalled,
             scores=self._embedding_scores(known, turn.message),

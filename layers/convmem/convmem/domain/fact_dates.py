@@ -1,0 +1,224 @@
+"""Relative time in what a person says, resolved against when they said it. Pure.
+
+"I went to the support group yesterday", said on 8 May 2023, is remembered as "on 7 May 2023":
+the fact stays true when it is recalled months later, and a question about when finds a date.
+English and Korean. A day renders as "7 May 2023", a week as "the week before 8 May 2023", a month
+as "May 2023", a year as "2023": unambiguous for a reader and for a model in any locale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"]
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+                          "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
+_KO_WEEKDAYS = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10, "couple of": 2, "a couple of": 2}
+_KO_NUMBERS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "1": 1, "2": 2, "3": 3}
+
+
+def day_text(d: date) -> str:
+    """7 May 2023."""
+    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+
+
+def month_text(year: int, month: int) -> str:
+    return f"{_MONTHS[month - 1]} {year}"
+
+
+def _add_months(d: date, months: int) -> tuple[int, int]:
+    index = d.year * 12 + d.month - 1 + months
+    return index // 12, index % 12 + 1
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A time expression found in a text: where it is, what it renders as, and its sortable
+    value (``2023-05-07``, ``2023-W18``, ``2023-05``, ``2023``)."""
+
+    start: int
+    end: int
+    text: str
+    when: str
+
+
+def ko_day_text(d: date) -> str:
+    """2023년 5월 7일."""
+    return f"{d.year}년 {d.month}월 {d.day}일"
+
+
+def _day(d: date, prep: str = "on ") -> tuple[str, str]:
+    return prep + day_text(d), d.isoformat()
+
+
+def _week(said: date, offset: int) -> tuple[str, str]:
+    monday = said - timedelta(days=said.weekday()) + timedelta(weeks=offset)
+    iso = monday.isocalendar()
+    text = {-1: f"the week before {day_text(said)}", 1: f"the week after {day_text(said)}"}.get(
+        offset, f"the week of {day_text(monday)}")
+    return text, f"{iso[0]}-W{iso[1]:02d}"
+
+
+def _month(said: date, offset: int) -> tuple[str, str]:
+    y, m = _add_months(said, offset)
+    return f"in {month_text(y, m)}", f"{y}-{m:02d}"
+
+
+def _year(said: date, offset: int) -> tuple[str, str]:
+    return f"in {said.year + offset}", str(said.year + offset)
+
+
+def _weekday(said: date, weekday: int, direction: int) -> date:
+    """The nearest such weekday strictly before (direction -1) or after (+1) ``said``."""
+    delta = (said.weekday() - weekday) % 7 or 7
+    return said - timedelta(days=delta) if direction < 0 else said + timedelta(days=(weekday - said.weekday()) % 7 or 7)
+
+
+def _weekend(said: date, offset: int) -> tuple[str, str]:
+    saturday = said + timedelta(days=(5 - said.weekday()) % 7) + timedelta(weeks=offset)
+    if offset < 0 and said.weekday() >= 5:
+        saturday = said - timedelta(days=said.weekday() - 5) - timedelta(weeks=0 if offset == -1 and said.weekday() == 6 else 1)
+    return f"the weekend of {day_text(saturday)}", saturday.isoformat()
+
+
+_EN = re.compile(
+    r"\b(?:(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|last night)|(?P<today>today|tonight|this (?:morning|afternoon|evening))"
+    r"|(?P<tomorrow>tomorrow)|(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of)\s+"
+    r"(?P<unit>day|week|month|year)s?\s+ago"
+    r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|month|year|weekend|"
+    + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
+    re.IGNORECASE,
+)
+_KO = re.compile(
+    r"(?P<dby>그저께|그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
+    r"|(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|달|개월|년)\s*전"
+    r"|(?P<rel>지난|다음|이번)\s*(?P<period>주말|주|달|해|"
+    + "|".join(_KO_WEEKDAYS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
+)
+_KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
+
+
+def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
+    if m["dby"]:
+        return _day(said - timedelta(days=2))
+    if m["yesterday"]:
+        return _day(said - timedelta(days=1))
+    if m["today"]:
+        return _day(said)
+    if m["tomorrow"]:
+        return _day(said + timedelta(days=1))
+    if m["unit"]:
+        raw = m["n"].lower()
+        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 2)
+        unit = m["unit"].lower()
+        return _offset(said, unit, -n)
+    rel, period = m["rel"].lower(), m["period"].lower()
+    period = _WEEKDAY_ABBREVIATIONS.get(period, period)
+    direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
+    if period in _WEEKDAYS:
+        if direction == 0:
+            return None  # "this Friday": past or coming, the sentence decides; better none than wrong
+        d = _weekday(said, _WEEKDAYS.index(period), direction)
+        return f"on {period.capitalize()} {day_text(d)}", d.isoformat()
+    return _period(said, period, direction)
+
+
+def _offset(said: date, unit: str, n: int) -> tuple[str, str]:
+    if unit in ("day", "일"):
+        return _day(said + timedelta(days=n))
+    if unit in ("week", "주"):
+        return _week(said, n) if abs(n) == 1 else _day(said + timedelta(weeks=n), "around ")
+    if unit in ("month", "달", "개월"):
+        return _month(said, n)
+    return _year(said, n)
+
+
+def _period(said: date, period: str, direction: int) -> tuple[str, str]:
+    if period == "weekend":
+        return _weekend(said, direction)
+    if period == "week":
+        return _week(said, direction)
+    if period == "month":
+        return _month(said, direction)
+    return _year(said, direction)
+
+
+def _resolve_ko(m: re.Match[str], said: date) -> tuple[str, str] | None:
+    found = _resolve_ko_en(m, said)
+    if found is None:
+        return None
+    text, when = found
+    return _ko_text(when, said), when
+
+
+def _ko_text(when: str, said: date) -> str:
+    """The Korean form of a resolved value: 2023년 5월 7일, 2023년 5월 8일 전 주, 2023년 4월, 2022년."""
+    if "-W" in when:
+        year, week = when.split("-W")
+        monday = date.fromisocalendar(int(year), int(week), 1)
+        return f"{ko_day_text(monday)}부터 한 주"
+    parts = [int(p) for p in when.split("-")]
+    if len(parts) == 3:
+        return ko_day_text(date(*parts))
+    if len(parts) == 2:
+        return f"{parts[0]}년 {parts[1]}월"
+    return f"{parts[0]}년"
+
+
+def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
+    if m["dby"]:
+        return _day(said - timedelta(days=2))
+    if m["yesterday"]:
+        return _day(said - timedelta(days=1))
+    if m["today"]:
+        return _day(said)
+    if m["tomorrow"]:
+        return _day(said + timedelta(days=1))
+    if m["after"]:
+        return _day(said + timedelta(days=2))
+    if m["lastyear"] or m["nextyear"]:
+        return _year(said, -1 if m["lastyear"] else 1)
+    if m["lastmonth"] or m["nextmonth"]:
+        return _month(said, -1 if m["lastmonth"] else 1)
+    if m["unit"]:
+        raw = m["n"]
+        n = int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
+        return _offset(said, m["unit"], -n)
+    direction = {"지난": -1, "다음": 1, "이번": 0}[m["rel"]]
+    period = m["period"]
+    if period in _KO_WEEKDAYS:
+        if direction == 0:
+            return None
+        d = _weekday(said, _KO_WEEKDAYS.index(period), direction)
+        return f"on {period} {day_text(d)}", d.isoformat()
+    return _period(said, _KO_PERIODS[period], direction)
+
+
+def find(text: str, said_at: datetime) -> list[Resolved]:
+    """Every relative time expression in ``text`` resolved against ``said_at`` (in order)."""
+    said = said_at.date()
+    out = []
+    for pattern, resolve in ((_EN, _resolve_en), (_KO, _resolve_ko)):
+        for m in pattern.finditer(text):
+            found = resolve(m, said)
+            if found is not None:
+                out.append(Resolved(m.start(), m.end(), *found))
+    return sorted(out, key=lambda r: r.start)
+
+
+def resolve(text: str, said_at: datetime) -> tuple[str, str | None]:
+    """``text`` with its relative time expressions replaced by their dates, and the first one's
+    sortable value (None when the text names no relative time)."""
+    found = find(text, said_at)
+    for r in reversed(found):
+        rendered, end = r.text, r.end
+        if text[end : end + 2] in ("'s", "\u2019s"):  # "Tomorrow's the big day": the date is the subject
+            rendered, end = re.sub(r"^(?:on|in) ", "", rendered) + " is", end + 2
+        text = text[: r.start] + rendered + text[end:]
+    return text, (found[0].when if found else None)

@@ -1,0 +1,365 @@
+"""Long-term memory of the person (issue 16): what people tell is learnt with its time, only what
+the visitor says about themselves, deduplicated under change, kept at capacity, recalled in budget.
+
+Every sentence here is the project's own."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from convmem.domain import fact_dates
+from convmem.domain.fact_extraction import extract
+from convmem.domain.fact_merge import compact, merge_all, recall
+from convmem.domain.models import Fact, FactSource
+from convmem.domain.tokens import count_tokens
+
+WED = datetime(2024, 3, 13, 18, 30, tzinfo=UTC)  # Wednesday 13 March 2024
+
+
+def src(seq: int, at: datetime = WED, session: str = "s-1") -> FactSource:
+    return FactSource(session_id=session, seq=seq, channel="web", at=at)
+
+
+def ids():
+    counter = itertools.count(1)
+    return lambda: f"f{next(counter)}"
+
+
+def learn(facts, text, source, new_id, **kw):
+    return merge_all(facts, [(c, source) for c in extract(text, source.at)], now=source.at, new_id=new_id, **kw)[0]
+
+
+def told(facts):
+    return [f for f in facts if f.key.split(".")[0] in ("event", "note")]
+
+
+# --- only the visitor's own world -------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "I love your turtles!",
+    "Your garden looks amazing, I really like your roses.",
+    "You should try the climbing gym on Fifth Street.",
+    "Did you finish the marathon last Sunday?",
+    "I'm so proud of you for finishing it.",
+    "Your sister sounds lovely.",
+    "That's such a beautiful painting, the colours are amazing.",
+    "Please change the delivery address to my office.",
+    "I know, right? Sounds great.",
+    "I bet the kids had a blast at the zoo.",
+    "Those turtles are so cute, I'd love to see them someday.",
+    "I'm sure Max loves the new yard.",
+    "I hope Oliver feels better soon.",
+    "I saw the pics of the sunset, stunning!",
+    "Take care and give the dog a hug from me.",
+    "너는 어제 뭐 했어?",
+    "네가 만든 케이크 정말 맛있었어.",
+    "당신의 강아지가 너무 귀여워요.",
+])
+def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
+    assert extract(text, WED) == []
+
+
+def test_an_opinion_that_also_says_something_of_their_own_is_kept():
+    [fact] = told(extract("I think I'll start running again next month.", WED))
+    assert fact.statement == "They think they'll start running again in April 2024"
+
+
+def test_a_message_mixing_their_things_and_mine_keeps_only_mine():
+    found = extract("Your dog is adorable! My dog Bori loves the beach, we walked there yesterday.", WED)
+    assert found, "the visitor's own dog is worth remembering"
+    assert all("your" not in c.statement.lower() and "adorable" not in c.statement for c in found)
+    assert {"pet.bori"} <= {c.key for c in found}
+
+
+@pytest.mark.parametrize(("text", "key", "needle"), [
+    ("I work as a pharmacist at the clinic near the station.", "work.role", "pharmacist"),
+    ("I work at Hanbit Logistics.", "work.employer", "Hanbit Logistics"),
+    ("I'm studying marine biology at night school.", "study.subject", "marine biology"),
+    ("My brother Tomas just moved back from Porto.", "family.brother.tomas", "Tomas"),
+    ("Our cat Miso turned five this spring.", "pet.miso", "Miso"),
+    ("Yes, Pippin, my rabbit, chewed the sofa again.", "pet.pippin", "rabbit"),
+    ("My best friend Dara is getting married in June.", "people.dara", "Dara"),
+    ("I'm 34 years old.", "age", "34"),
+])
+def test_work_study_family_pets_and_age_are_slots(text, key, needle):
+    found = {c.key: c for c in extract(text, WED)}
+    assert key in found and needle in found[key].statement
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ("I signed up for a pottery class on Thursday evenings.", "pottery class"),
+    ("My knee has been sore since the long hike.", "knee has been sore"),
+    ("I'm saving up for a sailing trip around the islands.", "sailing trip"),
+    ("I bought a secondhand kayak, it's bright orange.", "bright orange"),
+    ("Finally finished restoring the old piano in our hallway.", "restoring the old piano"),
+])
+def test_what_people_tell_about_their_life_is_kept_in_their_words_in_the_third_person(text, needle):
+    [fact] = told(extract(text, WED))
+    assert needle in fact.statement and "said 13 March 2024" in fact.statement
+    assert not any(w in fact.statement.split() for w in ("I", "my", "My", "me"))
+
+
+def test_a_sentence_that_goes_on_about_what_they_said_joins_it():
+    [fact] = told(extract("I went to the council meeting about the new park. It was packed and very emotional.", WED))
+    assert "council meeting" in fact.statement and "packed and emotional" in fact.statement
+
+
+def test_a_sentence_about_someone_else_by_name_does_not_join_what_they_told():
+    found = told(extract("I went hiking at Bukhansan yesterday. Mina's photos from her trip were stunning.", WED))
+    assert len(found) == 1 and "Mina" not in found[0].statement
+
+
+def test_the_name_of_whom_they_speak_to_is_not_part_of_what_they_tell():
+    [fact] = told(extract("Sora, I finally got the apprenticeship at the bakery!", WED))
+    assert fact.statement.startswith("They finally got the apprenticeship") and "Sora" not in fact.statement
+    [fact] = told(extract("Tomorrow, I start the apprenticeship at the bakery.", WED))
+    assert "14 March 2024" in fact.statement
+    [fact] = told(extract("My grandma gave me this ring in my home town, Gimhae.", WED))
+    assert "Gimhae" in fact.statement
+
+
+def test_a_dated_sentence_in_a_message_about_themselves_is_part_of_their_world():
+    found = told(extract("The grand opening is tomorrow. I'm painting the last wall tonight.", WED))
+    assert any("grand opening is on 14 March 2024" in f.statement for f in found)
+    assert told(extract("The grand opening is tomorrow.", WED)) == []  # alone, it may be anyone's
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("어제 회사 동료들과 한강에서 치킨을 먹었어요.", True),  # the subject left out, as Korean does
+    ("나 어제 회사 그만뒀어.", True),
+    ("저희 선생님은 다음 달에 은퇴하세요.", True),  # 선생님 is their teacher, not the other party
+    ("사진 속 바다가 정말 예쁘네요.", False),  # a reaction to what they were shown
+    ("여행 정말 즐거웠겠다!", False),
+    ("한국어로 답해 주세요.", False),  # a request: the language slot, not a note
+])
+def test_korean_statements_without_a_subject_are_theirs_reactions_are_not(text, kept):
+    assert bool(told(extract(text, WED))) is kept
+
+
+def test_korean_first_person_statements_are_kept_and_dated():
+    [fact] = told(extract("저는 어제 친구들과 한강에서 자전거를 탔어요.", WED))
+    assert "2024년 3월 12일" in fact.statement and "어제" not in fact.statement
+    assert fact.when == "2024-03-12"
+
+
+def test_one_message_adds_a_bounded_number_of_facts_who_they_are_first():
+    long = ("I repaired the garden fence. I baked rye bread for the neighbours. I sold my old motorbike. "
+            "I learned three chords on the ukulele. I painted the hallway pale green. I booked dance lessons for spring. "
+            "I planted tomatoes along the wall. I cancelled the gym membership. I framed grandma's wedding photo. "
+            "I sorted the attic boxes by decade. I fixed the squeaky bedroom door. I ordered a telescope online.")
+    facts, actions = merge_all([], [(c, src(1)) for c in extract(long + " My email is jo@example.org.", WED)],
+                               now=WED, new_id=ids(), per_message=5)
+    assert len(facts) == 5 and "contact.email" in {f.key for f in facts}
+    assert actions.count("dropped") >= 7  # counted, not silently lost
+
+
+# --- dating ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "rendered", "when"), [
+    ("I went to the dentist yesterday", "on 12 March 2024", "2024-03-12"),
+    ("I ran 10 km two days ago", "on 11 March 2024", "2024-03-11"),
+    ("the day before yesterday we baked bread", "on 11 March 2024", "2024-03-11"),
+    ("last Friday I met Sora", "on Friday 8 March 2024", "2024-03-08"),
+    ("next Monday I start the new job", "on Monday 18 March 2024", "2024-03-18"),
+    ("we moved flats last week", "the week before 13 March 2024", "2024-W10"),
+    ("we fly to Lisbon next month", "in April 2024", "2024-04"),
+    ("I adopted Miso last year", "in 2023", "2023"),
+    ("my exam is tomorrow", "on 14 March 2024", "2024-03-14"),
+    ("last weekend we went camping", "the weekend of 9 March 2024", "2024-03-09"),
+    ("어제 등산을 했어요", "2024년 3월 12일", "2024-03-12"),
+    ("지난주에 이사했어요", "2024년 3월 4일부터 한 주", "2024-W10"),
+    ("다음 달에 결혼해요", "2024년 4월", "2024-04"),
+    ("3일 전에 시험을 봤어요", "2024년 3월 10일", "2024-03-10"),
+    ("작년에 고양이를 입양했어요", "2023년", "2023"),
+])
+def test_relative_time_is_resolved_against_when_it_was_said(text, rendered, when):
+    resolved, found = fact_dates.resolve(text, WED)
+    assert rendered in resolved and found == when
+
+
+def test_a_time_word_as_the_subject_reads_as_a_date():
+    assert fact_dates.resolve("Tomorrow's the big race", WED)[0] == "14 March 2024 is the big race"
+
+
+def test_next_month_in_december_is_january_of_the_next_year():
+    assert fact_dates.resolve("next month", datetime(2024, 12, 20, tzinfo=UTC)) == ("in January 2025", "2025-01")
+
+
+def test_an_ambiguous_weekday_is_left_as_said_rather_than_guessed():
+    assert fact_dates.resolve("this Friday we have a party", WED) == ("this Friday we have a party", None)
+
+
+def test_an_event_keeps_its_date_and_when_it_was_said():
+    [fact] = told(learn([], "I went to the jazz festival yesterday.", src(1), ids()))
+    assert fact.statement == "They went to the jazz festival on 12 March 2024"
+    assert fact.when == "2024-03-12" and fact.source.at == WED  # the date it happened, and when it was told
+
+
+# --- deduplicated, not piled up --------------------------------------------------------------
+def test_the_same_thing_told_again_in_another_session_is_one_fact():
+    new_id = ids()
+    facts = learn([], "I'm training for the harbour marathon in October.", src(1), new_id)
+    later = WED + timedelta(days=20)
+    facts = learn(facts, "I'm training for the harbour marathon in October!", src(3, later, "s-2"), new_id)
+    assert len(told(facts)) == 1 and told(facts)[0].confirmed_by.session_id == "s-2"
+
+
+def test_a_near_duplicate_wording_merges():
+    new_id = ids()
+    facts = learn([], "I am training for the harbour marathon this October.", src(1), new_id)
+    facts = learn(facts, "I'm training for the harbour marathon in October.", src(3), new_id)
+    assert len(told(facts)) == 1
+
+
+def test_a_recurring_event_keeps_the_latest_date_and_the_earlier_one_in_history():
+    new_id = ids()
+    facts = learn([], "I went to the dentist yesterday.", src(1), new_id)
+    facts = learn(facts, "I went to the dentist yesterday.", src(1, WED + timedelta(days=30), "s-2"), new_id)
+    [fact] = told(facts)
+    assert "11 April 2024" in fact.statement and fact.when == "2024-04-11"
+    assert [v.statement for v in fact.history] == ["They went to the dentist on 12 March 2024"]
+
+
+def test_a_change_of_job_replaces_it_with_history():
+    new_id = ids()
+    facts = learn([], "I work as a nurse.", src(1), new_id)
+    facts = learn(facts, "I work as a teacher now.", src(3, WED + timedelta(days=90)), new_id)
+    [job] = [f for f in facts if f.key == "work.role"]
+    assert job.value == "teacher" and [v.value for v in job.history] == ["nurse"]
+
+
+def test_different_things_on_the_same_topic_stay_apart():
+    new_id = ids()
+    facts = learn([], "I went to the pottery class and made a blue bowl.", src(1), new_id)
+    facts = learn(facts, "I went to the pottery fair and bought a tea set for my mum.", src(3), new_id)
+    assert len(told(facts)) == 2 and len({f.key for f in facts}) == len(facts)
+
+
+# --- capacity ----------------------------------------------------------------------------------
+def _distinct(n: int, start: datetime = WED) -> list[tuple]:
+    places = ["harbour", "orchard", "library", "bakery", "stadium", "island", "temple", "market", "garden", "studio"]
+    acts = ["painted", "photographed", "cleaned", "visited", "sketched", "mapped", "measured", "filmed"]
+    out = []
+    for i in range(n):
+        text = f"I {acts[i % 8]} the {places[(i // 8) % 10]} number {i} with cousin{i // 80} yesterday."
+        out.append((text, src(i + 1, start + timedelta(hours=i), f"s-{i // 50}")))
+    return out
+
+
+def test_two_thousand_things_worth_remembering_are_all_kept():
+    new_id = ids()
+    learnt = [(c, s) for text, s in _distinct(2000) for c in extract(text, s.at)]
+    facts, actions = merge_all([], learnt, now=WED, new_id=new_id, max_facts=2500)
+    assert len(facts) == 2000 and actions.count("created") == 2000
+
+
+def test_a_full_store_compacts_the_oldest_told_facts_and_lets_identity_in():
+    new_id = ids()
+    learnt = [(c, s) for text, s in _distinct(300, WED - timedelta(days=400)) for c in extract(text, s.at)]
+    facts, _ = merge_all([], learnt, now=WED, new_id=new_id, max_facts=300)
+    assert len(facts) == 300
+    later = src(1, WED + timedelta(days=1), "s-new")
+    facts, actions = merge_all(facts, [(c, later) for c in extract("My email is jo@example.org. I went to the ballet yesterday.", later.at)],
+                               now=later.at, new_id=new_id, max_facts=300)
+    keys = {f.key for f in facts}
+    assert "contact.email" in keys and any("ballet" in f.statement for f in facts)  # what is new gets in
+    assert len(facts) <= 300 and any(a.startswith("compacted:") for a in actions)  # and says it made room
+    digests = [f for f in facts if f.key.startswith("digest.")]
+    assert digests and "number 0 " in digests[0].statement  # the oldest survive, coarser, in a digest
+    assert any("number 299" in f.statement for f in told(facts))  # the recent stay whole
+
+
+def test_compaction_keeps_the_first_words_of_every_fact_it_folds():
+    new_id = ids()
+    learnt = [(c, s) for text, s in _distinct(600, WED - timedelta(days=400)) for c in extract(text, s.at)]
+    facts, _ = merge_all([], learnt, now=WED, new_id=new_id, max_facts=2500)
+    smaller, folded = compact(facts, now=WED, new_id=new_id, max_facts=500)
+    assert folded == 101 and len(smaller) < 600 - 90  # room made
+    digests = " ".join(f.statement for f in smaller if f.key.startswith("digest."))
+    gone = [f for f in facts if f.id not in {g.id for g in smaller}]
+    assert len(gone) == folded
+    assert all(" ".join(f.statement.split()[:6]) in digests for f in gone)  # coarser, not dropped
+    assert all(len(f.statement) <= 1200 for f in smaller)
+
+
+def test_when_nothing_is_left_to_fold_the_oldest_digest_gets_coarser():
+    from convmem.domain.fact_merge import coarsen
+
+    old = WED - timedelta(days=60)
+    digest = Fact(id="d", key="digest.2024_01", statement="Earlier, in January 2024: they rebuilt the shed roof with their uncle "
+                  "over two weekends; they ran the river trail every morning before work", value="x", source=src(1, old),
+                  created_at=old, updated_at=old, when="2024-01")
+    [coarser], changed = coarsen([digest], now=WED)
+    assert changed == 1 and coarser.statement == "Earlier, in January 2024: they rebuilt the shed roof…; they ran the river trail…"
+    assert len(coarser.statement.encode()) < len(digest.statement.encode())
+
+
+def test_identity_and_contact_are_never_compacted():
+    new_id = ids()
+    facts = learn([], "My name is Jo Park and my email is jo@example.org", src(1, WED - timedelta(days=900)), new_id)
+    learnt = [(c, s) for text, s in _distinct(50) for c in extract(text, s.at)]
+    facts, _ = merge_all(facts, learnt, now=WED, new_id=new_id, max_facts=20)
+    assert {"name", "contact.email"} <= {f.key for f in facts}
+
+
+def test_compaction_with_nothing_to_compact_says_so():
+    facts = [Fact(id="n", key="name", statement="Their name is Jo", value="Jo", source=src(1), created_at=WED, updated_at=WED)]
+    assert compact(facts, now=WED, new_id=ids(), max_facts=1) == (facts, 0)
+
+
+# --- recall ------------------------------------------------------------------------------------
+def _life() -> list[Fact]:
+    new_id = ids()
+    facts: list[Fact] = []
+    said = [
+        ("My name is Jo Park.", 0), ("I work as a pharmacist at the clinic near the station.", 1),
+        ("I went to the dentist yesterday, it went fine.", 3), ("I love going to the dentist's new waiting room.", 4),
+        ("Our cat Miso turned five, we got her a tiny cake.", 6), ("I bought a secondhand kayak, it's bright orange.", 9),
+        ("We're driving to the lake cabin next month with the kids.", 12), ("저는 어제 친구들과 한강에서 자전거를 탔어요.", 15),
+    ]
+    for i, (text, day) in enumerate(said):
+        facts = learn(facts, text, src(i + 1, WED + timedelta(days=day)), new_id)
+    return facts
+
+
+def test_a_question_about_when_finds_the_dated_fact_with_its_date():
+    [first, *_] = recall(_life(), "When did I go to the dentist?", budget_tokens=300, max_facts=10)
+    assert "on 15 March 2024" in first.statement  # resolved (said on the 16th), never "yesterday"
+
+
+def _fact(key, statement, when=None):
+    return Fact(id=key, key=key, statement=statement, value=statement.lower(), source=src(1), created_at=WED,
+                updated_at=WED, when=when)
+
+
+def test_a_question_about_when_favours_the_fact_that_names_its_time():
+    facts = [_fact("preference.piano_lesson", "Likes piano lessons"),
+             _fact("event.piano_lesson", "They had their first piano lesson with Mr Han on 12 March 2024", "2024-03-12")]
+    assert recall(facts, "tell me about my piano lessons", budget_tokens=300, max_facts=1)[0].key == "preference.piano_lesson"
+    assert recall(facts, "When did I have my piano lesson?", budget_tokens=300, max_facts=1)[0].key == "event.piano_lesson"
+    assert recall(facts, "피아노 레슨 언제였지? piano lesson", budget_tokens=300, max_facts=1)[0].key == "event.piano_lesson"
+
+
+def test_recall_meets_the_words_in_another_form():
+    facts = learn([], "I got mentored by a retired chef last month.", src(1), ids())
+    facts = learn(facts, "I cancelled my climbing gym membership.", src(3), ids())
+    assert "mentored" in recall(facts, "Who gave me mentorship?", budget_tokens=300, max_facts=1)[0].statement
+    assert "membership" in recall(facts, "Am I still a climbing gym member?", budget_tokens=300, max_facts=1)[0].statement
+
+
+def test_recall_finds_what_was_told_by_its_words():
+    chosen = recall(_life(), "what colour is my kayak?", budget_tokens=300, max_facts=10)
+    assert "bright orange" in chosen[0].statement
+    chosen = recall(_life(), "언제 자전거를 탔어요?", budget_tokens=300, max_facts=10)
+    assert any("2024년 3월 15일" in f.statement or "자전거" in f.statement for f in chosen[:2])
+
+
+@pytest.mark.parametrize("budget", [300, 600, 1000])
+def test_recall_fills_its_budget_with_the_relevant_and_never_more(budget):
+    new_id = ids()
+    learnt = [(c, s) for text, s in _distinct(1000) for c in extract(text, s.at)]
+    facts, _ = merge_all([], learnt, now=WED, new_id=new_id, max_facts=2500)
+    chosen = recall(facts, "what did I do at the harbour?", budget_tokens=budget, max_facts=200)
+    used = sum(count_tokens(f"- {f.statement}") + 1 for f in chosen)
+    assert used <= budget and used > budget * 0.8  # many harbour facts: the budget is used, not exceeded
+    assert all("harbour" in f.statement for f in chosen)
