@@ -12,6 +12,7 @@ from convmem.adapters.local_model import LocalModel
 from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.errors import ConvmemError
+from convmem.ports import Clock
 from convmem.service.auth import AuthService
 from convmem.service.export import ExportService
 from convmem.service.facts import FactsService
@@ -92,9 +93,11 @@ def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[Dyna
     return store, cipher
 
 
-def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> ApiServices:
-    """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults."""
+def build_api(settings: Settings, *, clients: dict[str, Any] | None = None, clock: Clock | None = None) -> ApiServices:
+    """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults;
+    ``clock`` replaces the system clock (a replay of recorded conversations at their own dates)."""
     clients = dict(clients or {})
+    clock = clock or SystemClock()
     store, cipher = _store_and_cipher(settings, clients)
     jobs = None
     if settings.fold_queue_url or settings.facts_queue_url or settings.erase_queue_url:
@@ -108,11 +111,11 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
             api_key_secret_id=settings.api_key_secret_id,
             token_ttl_seconds=settings.token_ttl_seconds,
         ),
-        turns=TurnService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings, jobs=jobs),
+        turns=TurnService(store=store, cipher=cipher, model=model, clock=clock, settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),
-        facts=FactsService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
-        profile=ProfileService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
-        forget=ForgetService(store=store, cipher=cipher, clock=SystemClock(), settings=settings, jobs=jobs),
+        facts=FactsService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
+        profile=ProfileService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
+        forget=ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=jobs),
         export=ExportService(store=store, cipher=cipher),
     )
 
@@ -131,23 +134,32 @@ def build_erase(settings: Settings, *, clients: dict[str, Any] | None = None) ->
     return ForgetService(store=store, cipher=cipher, clock=SystemClock(), settings=settings, jobs=_jobs(settings, clients))
 
 
-def _consumer(service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None) -> T:
+def _consumer(
+    service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None, clock: Clock | None = None
+) -> T:
     """A background function's service: the store, the cipher, the model, the clock."""
     clients = dict(clients or {})
     store, cipher = _store_and_cipher(settings, clients)
-    return service(store=store, cipher=cipher, model=model or build_model(settings, clients), clock=SystemClock(), settings=settings)
+    return service(store=store, cipher=cipher, model=model or build_model(settings, clients),
+                   clock=clock or SystemClock(), settings=settings)
 
 
-def build_fold(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FoldService:
+def build_fold(
+    settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
+) -> FoldService:
     """Wire the fold consumer's service."""
-    return _consumer(FoldService, settings, clients, model)
+    return _consumer(FoldService, settings, clients, model, clock)
 
 
-def build_facts(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FactsService:
+def build_facts(
+    settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
+) -> FactsService:
     """Wire the facts consumer's service."""
-    return _consumer(FactsService, settings, clients, model)
+    return _consumer(FactsService, settings, clients, model, clock)
 
 
-def build_profile(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> ProfileService:
+def build_profile(
+    settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
+) -> ProfileService:
     """Wire the scheduled profile refresh."""
-    return _consumer(ProfileService, settings, clients, model)
+    return _consumer(ProfileService, settings, clients, model, clock)
