@@ -8,6 +8,7 @@ The rules (README "Recall benchmark"):
    punctuation and whitespace collapsed to single spaces (a hyphen between digits stays).
 2. The answer counts when its normalised text occurs in the normalised request at word
    boundaries ('art' is not found in 'party'; '2023-05' is found in '2023-05-07').
+   An answer made only of stop words ('no', 'the') is never found: there is nothing to credit.
 3. Otherwise, when every content word of the answer occurs in the request (lists such as
    'pottery, camping, painting' and phrases such as 'the adoption agencies'): stop words do
    not count; an English word matches its light stem ('agencies' meets 'agency'); a Hangul word
@@ -133,12 +134,12 @@ class Request:
     def has_answer(self, answer: object) -> bool:
         """Rules 2 and 3."""
         wanted = normalise(str(answer))
-        if not wanted:
-            return False
+        words = content_words(wanted)
+        if not words:
+            return False  # 'no', 'the': nothing a request could be credited for
         if _occurs(wanted, self.text) or (all(_HANGUL_WORD.match(w) for w in wanted.split()) and wanted in self.text):
             return True
-        words = content_words(wanted)
-        return bool(words) and all(self.has_word(w) for w in words)
+        return all(self.has_word(w) for w in words)
 
     def has_resolved_date(self, answer: object) -> bool:
         """Rule 4: a date, month or year named in the request lies inside the answer's range."""
