@@ -10,6 +10,8 @@ after the other, so no section's work competes with another's timing:
   moto              why 1-3 run on bench/moto_server.py: stock moto's DynamoDB cost grows with the table
   assembly          budget assembly time (bench/assembly.py)
   facts             facts job time and recall over 200 facts (bench/facts_cost.py)
+  recall       7    LoCoMo-format conversations replayed, their questions asked in a new session: is the
+                    answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -44,6 +46,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "moto": ("bench.moto_scaling", {"reps": 20, "sizes": [100, 1000, 3000]}, {"reps": 3, "sizes": [100, 300]}),
     "assembly": ("bench.assembly", {"repeats": 200}, {"repeats": 5}),
     "facts": ("bench.facts_cost", {"jobs": 40, "n_facts": 200}, {"jobs": 4, "n_facts": 20, "repeats": 5, "turns": 5}),
+    "recall": ("bench.recall", {}, {"quick": True}),
 }
 
 
@@ -117,6 +120,9 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
                     add(f"6. errors, {stack} stack, {scenario.replace('_', ' ')}", s["errors"])
                     add(f"6. rows and order, {stack} stack, {scenario.replace('_', ' ')}", s["consistency"],
                         value=f"{s['consistency']['value']['pairs_verified']}/{s['turns']} pairs verified")
+    rc = r.get("recall")
+    if rc:
+        out += rc["goals"]
     return out
 
 
@@ -256,6 +262,11 @@ def table(r: dict[str, Any]) -> str:
             lines.append(f"  facts job: median {fa['facts_job_ms_median']} ms, p95 {fa['facts_job_ms_p95']} ms; recall over "
                          f"{fa['recall_facts']} facts {fa['recall_ms_median']} ms (document {fa['facts_document_bytes']:,} B); "
                          f"turn with / without those facts {fa['turn_ms_median_with_facts']} / {fa['turn_ms_median_without_facts']} ms")
+    rc = r.get("recall")
+    if rc:
+        from bench.recall import table as recall_table
+
+        lines += recall_table(rc)
     lines.append("\nGoals")
     lines += _rows([[x["goal"], _n(x["value"]), x["target"], "met" if x["met"] else "MISSED"] for x in r["goals"]])
     return "\n".join(lines)
