@@ -357,7 +357,6 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
 
     stack.clock.at = last.at + timedelta(days=1)
     stack.model.next_reply = QUESTION_REPLY
-    systems = ["convmem", "window", *(f"bm25@{b}" for b in budgets), "bm25@memory", "whole"]
     per_q = []
     for n, q in enumerate(questions):
         stack.api.turns.take_turn(user, f"{user}-q{n}", TurnInput(message=q.question))
@@ -367,9 +366,10 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
         for b in budgets:
             texts[f"bm25@{b}"] = _bm25(q.question, documents, doc_tokens, b)
         texts["bm25@memory"] = _bm25(q.question, documents, doc_tokens, memory_tokens)
-        row: dict[str, Any] = {"question": q.question, "answer": q.answer, "category": q.category,
-                               "convmem_total_tokens": _request_tokens(req)}
-        for name in systems:
+        row: dict[str, Any] = {"category": q.category, "convmem_total_tokens": _request_tokens(req)}
+        if conv.source != "locomo":  # LoCoMo's text stays in its file, never in results.json
+            row.update(question=q.question, answer=q.answer)
+        for name in systems(budgets):
             found, tokens = texts[name]
             resolved = q.category == 2 and found.has_resolved_date(q.answer)
             row[name] = {"present": resolved or found.has_answer(q.answer), "resolved": resolved, "tokens": tokens}
@@ -387,9 +387,14 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
         "other_party_facts": fig(len(wrong) if conv.other_party_terms else None, "facts",
                                  "stored facts naming one of the file's other_party_terms (None: the file lists none)",
                                  examples=wrong[:10], goal=0, met=(not wrong) if conv.other_party_terms else None),
-        "by_category": aggregate(per_q, systems),
+        "by_category": aggregate(per_q, systems(budgets)),
         "per_question": per_q,
     }
+
+
+def systems(budgets: tuple[int, ...]) -> list[str]:
+    """What each question's request is compared with, convmem first."""
+    return ["convmem", "window", *(f"bm25@{b}" for b in budgets), "bm25@memory", "whole"]
 
 
 def _bm25(question: str, documents: list[str], doc_tokens: list[int], budget: int) -> tuple[Request, int]:
@@ -458,26 +463,26 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
     max_sessions = 2 if quick else None
     from moto import mock_aws
 
+    from local.moto_patches import patch_moto
+
+    patch_moto()  # as the local stack: a Query costs its partition, not the whole table
     start = time.perf_counter()
     results = []
-    with mock_aws():
-        stack = build_stack()
-        for path, source in files:
-            if source == "locomo":
-                print(f"[recall] {LOCOMO_ATTRIBUTION}", file=sys.stderr)
-            for conv in load_conversations(path, source):
-                print(f"[recall] {conv.name} ({path.name}): {len(conv.sessions)} sessions ...", file=sys.stderr, flush=True)
-                results.append(measure(conv, stack, budgets, max_sessions))
+    for path, source in files:
+        if source == "locomo":
+            print(f"[recall] {LOCOMO_ATTRIBUTION}", file=sys.stderr)
+        for conv in load_conversations(path, source):
+            print(f"[recall] {conv.name} ({path.name}): {len(conv.sessions)} sessions ...", file=sys.stderr, flush=True)
+            with mock_aws():  # a fresh account each: no conversation pays for another's items
+                results.append(measure(conv, build_stack(), budgets, max_sessions))
     sets = {}
     for label, chosen in (("project, English", [r for r in results if r["source"] == "project" and r["language"] == "en"]),
                           ("project, Korean", [r for r in results if r["source"] == "project" and r["language"] == "ko"]),
                           ("LoCoMo", [r for r in results if r["source"] == "locomo"]),
                           ("other files", [r for r in results if r["source"] == "file"])):
         if chosen:
-            systems = [k for k in chosen[0]["per_question"][0] if isinstance(chosen[0]["per_question"][0][k], dict)] \
-                if any(r["per_question"] for r in chosen) else []
             rows = [q for r in chosen for q in r["per_question"]]
-            sets[label] = {"conversations": [r["name"] for r in chosen], "by_category": aggregate(rows, systems) if rows else {},
+            sets[label] = {"conversations": [r["name"] for r in chosen], "by_category": aggregate(rows, systems(budgets)),
                            "other_party_facts": sum(r["other_party_facts"]["value"] or 0 for r in chosen)}
     return {
         "how": "bench/recall.py: LoCoMo-format conversations replayed through the services of convmem/composition.py "
@@ -529,7 +534,8 @@ def table(r: dict[str, Any]) -> list[str]:
             continue
         rates = " / ".join(f"{a[k]['rate']:.0%}" for k in a if isinstance(a[k], dict))
         lines.append(f"    {c['name']} ({c['source']}, {c['language']}, {c['sessions']} sessions, {c['questions_asked']} q): "
-                     f"{rates}; {c['facts_stored']} facts; {c['other_party_facts']['value']}; {c['replay_seconds']} s")
+                     f"{rates}; {c['facts_stored']} facts; {c['other_party_facts']['value']}; {c['replay_seconds']} s; "
+                     f"facts job median {c['facts_job_ms_median']} ms")
     return lines
 
 

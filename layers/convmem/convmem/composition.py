@@ -93,16 +93,19 @@ def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[Dyna
     return store, cipher
 
 
-def build_api(settings: Settings, *, clients: dict[str, Any] | None = None, clock: Clock | None = None) -> ApiServices:
+def build_api(
+    settings: Settings, *, clients: dict[str, Any] | None = None, clock: Clock | None = None, model: Any | None = None
+) -> ApiServices:
     """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults;
-    ``clock`` replaces the system clock (a replay of recorded conversations at their own dates)."""
+    ``clock`` and ``model`` replace the system clock and the configured model (the recall benchmark
+    replays recorded conversations at their own dates, with the recorded replies)."""
     clients = dict(clients or {})
     clock = clock or SystemClock()
     store, cipher = _store_and_cipher(settings, clients)
     jobs = None
     if settings.fold_queue_url or settings.facts_queue_url or settings.erase_queue_url:
         jobs = _jobs(settings, clients)
-    model = build_model(settings, clients, with_tools=True)
+    model = model or build_model(settings, clients, with_tools=True)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
     return ApiServices(
         auth=AuthService(
