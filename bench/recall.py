@@ -527,7 +527,7 @@ def table(r: dict[str, Any]) -> list[str]:
         lines.append(f"  {label}: {', '.join(s['conversations'])}")
         lines += _category_rows(s["by_category"], indent="    ")
     lines.append("  per conversation (all categories): convmem / window / " + " / ".join(
-        f"bm25@{b}" for b in r["budgets"]) + " / bm25@memory / whole; facts stored; other-party facts; replay s")
+        f"bm25@{b}" for b in r["budgets"]) + " / bm25@memory / whole; facts stored; other-party facts; replay s; facts job")
     for c in r["conversations"]:
         a = c["by_category"].get("all")
         if not a:
