@@ -450,9 +450,10 @@ def default_files() -> list[tuple[Path, str]]:
 
 
 def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...] | list[int] = DEFAULT_BUDGETS,
-        quick: bool = False) -> dict[str, Any]:
+        quick: bool = False, per_question: bool = False) -> dict[str, Any]:
     """Replay every conversation, ask its questions, and measure. ``quick``: the project's set
-    only, two sessions of each (the smoke run)."""
+    only, two sessions of each (the smoke run); ``per_question``: keep every question's row
+    (what each system found; the standalone run's --out), not only the aggregates."""
     os.environ.update({"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_DEFAULT_REGION": "us-east-1"})
     os.environ.pop("AWS_ENDPOINT_URL", None)
     os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # per-turn log lines are not the result
@@ -484,6 +485,9 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
             rows = [q for r in chosen for q in r["per_question"]]
             sets[label] = {"conversations": [r["name"] for r in chosen], "by_category": aggregate(rows, systems(budgets)),
                            "other_party_facts": sum(r["other_party_facts"]["value"] or 0 for r in chosen)}
+    if not per_question:
+        for r in results:
+            del r["per_question"]
     return {
         "how": "bench/recall.py: LoCoMo-format conversations replayed through the services of convmem/composition.py "
                "on in-process moto with the local model; questions asked in new sessions; judge-free matcher "
@@ -563,9 +567,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", nargs="+", type=int, default=list(DEFAULT_BUDGETS), metavar="N",
                         help="token budgets of the BM25 baseline (default 300 1000)")
     parser.add_argument("--quick", action="store_true", help="two sessions of each project conversation")
-    parser.add_argument("--out", help="write the result as JSON")
+    parser.add_argument("--out", help="write the result as JSON, with every question's row")
     args = parser.parse_args(argv)
-    result = run(args.conversations, tuple(args.budget), args.quick)
+    result = run(args.conversations, tuple(args.budget), args.quick, per_question=bool(args.out))
     if args.out:
         emit(result, args.out)
     print("\n".join(table(result)))

@@ -103,6 +103,5 @@ def test_recall_replays_the_projects_conversations_and_asks_every_system_the_sam
         # The whole history holds every utterance: no baseline can find more than it does.
         assert everything["whole"]["present"] >= max(everything[s]["present"] for s in ("window", "bm25@1000"))
         assert everything["whole"]["present"] > 0
-        for q in c["per_question"]:
-            assert q["convmem_total_tokens"] > q["convmem"]["tokens"]  # the captured request, memory inside it
+        assert everything["convmem_total_tokens_median"] > everything["convmem"]["tokens_median"]  # the captured request
     assert any(g["goal"].startswith("7. temporal") for g in smoke[0]["goals"])
