@@ -214,7 +214,7 @@ def resolved_range(answer: str) -> tuple[date, date] | None:
         return low.replace(year=low.year + sign * n), high.replace(year=high.year + sign * n)
     days = _UNIT_DAYS[unit] * n
     slack = {"day": 0, "week": 6, "month": 15, "year": 183}[unit]
-    if m["n"] and "few" in m["n"] or "couple" in (m["n"] or ""):
+    if any(word in (m["n"] or "") for word in ("few", "couple")):
         slack = max(slack, 2)  # 'a few days before': vague by a day or two either way
     centre = low + timedelta(days=sign * days) if sign < 0 else high + timedelta(days=days)
     return centre - timedelta(days=slack), centre + timedelta(days=slack)

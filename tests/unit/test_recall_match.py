@@ -66,6 +66,7 @@ def test_korean_words_are_found_under_their_particles():
     ("2022", date(2022, 1, 1), date(2022, 12, 31)),
     ("The year before 2023", date(2022, 1, 1), date(2022, 12, 31)),
     ("2024년 3월 14일", date(2024, 3, 14), date(2024, 3, 14)),
+    ("A few days before 1 June 2023", date(2023, 5, 27), date(2023, 5, 31)),
 ])
 def test_a_temporal_answer_resolves_to_the_days_it_denotes(answer, low, high):
     assert resolved_range(answer) == (low, high)
