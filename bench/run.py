@@ -11,6 +11,8 @@ after the other, so no section's work competes with another's timing:
   assembly          budget assembly time (bench/assembly.py)
   facts             facts job time and recall over 200 facts (bench/facts_cost.py)
   facts_capacity    the turn's facts read and the facts job at 100 / 1,000 / 5,000 facts (bench/facts_capacity.py)
+  recall       7    LoCoMo-format conversations replayed, their questions asked in a new session: is the
+                    answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -47,6 +49,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "facts": ("bench.facts_cost", {"jobs": 40, "n_facts": 200}, {"jobs": 4, "n_facts": 20, "repeats": 5, "turns": 5}),
     "facts_capacity": ("bench.facts_capacity", {"sizes": [100, 1000, 5000], "jobs": 30},
                        {"sizes": [100, 300], "jobs": 4, "repeats": 3}),
+    "recall": ("bench.recall", {}, {"quick": True}),
 }
 
 
@@ -127,6 +130,9 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
                     add(f"6. errors, {stack} stack, {scenario.replace('_', ' ')}", s["errors"])
                     add(f"6. rows and order, {stack} stack, {scenario.replace('_', ' ')}", s["consistency"],
                         value=f"{s['consistency']['value']['pairs_verified']}/{s['turns']} pairs verified")
+    rc = r.get("recall")
+    if rc:
+        out += rc["goals"]
     return out
 
 
@@ -275,6 +281,11 @@ def table(r: dict[str, Any]) -> str:
             lines.append(f"  facts job: median {fa['facts_job_ms_median']} ms, p95 {fa['facts_job_ms_p95']} ms; recall over "
                          f"{fa['recall_facts']} facts {fa['recall_ms_median']} ms (document {fa['facts_document_bytes']:,} B); "
                          f"turn with / without those facts {fa['turn_ms_median_with_facts']} / {fa['turn_ms_median_without_facts']} ms")
+    rc = r.get("recall")
+    if rc:
+        from bench.recall import table as recall_table
+
+        lines += recall_table(rc)
     lines.append("\nGoals")
     lines += _rows([[x["goal"], _n(x["value"]), x["target"], "met" if x["met"] else "MISSED"] for x in r["goals"]])
     return "\n".join(lines)

@@ -36,7 +36,7 @@ def smoke(tmp_path_factory):
 def test_the_table_is_printed_with_every_section_and_the_goals(smoke):
     _, table = smoke
     for heading in ("1. Cost per turn", "2. Fold input tokens", "3. Turn time vs the floor", "4. Cold start",
-                    "5. Encryption", "6. Load on the local stack", "Also measured", "Goals"):
+                    "5. Encryption", "6. Load on the local stack", "7. Recall in a new session", "Also measured", "Goals"):
         assert heading in table
 
 
@@ -88,3 +88,20 @@ def test_the_earlier_benchmarks_still_run(smoke):
     results = smoke[0]
     assert results["assembly"]["request_tokens"] <= results["assembly"]["budget_tokens"]
     assert results["facts"]["facts_learnt"]
+
+
+def test_recall_replays_the_projects_conversations_and_asks_every_system_the_same_questions(smoke):
+    recall = smoke[0]["recall"]
+    by_name = {c["name"]: c for c in recall["conversations"]}
+    assert len(by_name) >= 4 and {"project, English", "project, Korean"} <= set(recall["sets"])  # Korean apart
+    for c in by_name.values():
+        assert c["turns"] > 0 and c["questions_asked"] > 0
+        assert c["other_party_facts"]["value"] is not None  # the project's files name the other party's things
+        everything = c["by_category"]["all"]
+        for system in ("convmem", "window", "bm25@300", "bm25@1000", "bm25@memory", "whole"):
+            assert 0 <= everything[system]["rate"] <= 1
+        # The whole history holds every utterance: no baseline can find more than it does.
+        assert everything["whole"]["present"] >= max(everything[s]["present"] for s in ("window", "bm25@1000"))
+        assert everything["whole"]["present"] > 0
+        assert everything["convmem_total_tokens_median"] > everything["convmem"]["tokens_median"]  # the captured request
+    assert any(g["goal"].startswith("7. temporal") for g in smoke[0]["goals"])

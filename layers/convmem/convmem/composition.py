@@ -12,7 +12,7 @@ from convmem.adapters.local_model import LocalModel
 from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.errors import ConvmemError
-from convmem.ports import erasure_blocks
+from convmem.ports import Clock, erasure_blocks
 from convmem.service.auth import AuthService
 from convmem.service.export import ExportService
 from convmem.service.facts import FactsService
@@ -80,13 +80,12 @@ def _client(clients: dict[str, Any], name: str) -> Any:
     return clients[name]
 
 
-def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[DynamoDBStore, HierarchicalCipher]:
+def _store_and_cipher(settings: Settings, clients: dict[str, Any], clock: Clock) -> tuple[DynamoDBStore, HierarchicalCipher]:
     ddb = _client(clients, "dynamodb")
     store = DynamoDBStore(
         settings.table_name, ddb, window=settings.window_messages, due_shards=settings.profile_due_shards,
         facts_shards=settings.facts_shards,
     )
-    clock = SystemClock()
     cipher = HierarchicalCipher(
         kms_key_arn=settings.kms_key_arn,
         key_store_table=settings.key_store_table_name,
@@ -99,14 +98,19 @@ def _store_and_cipher(settings: Settings, clients: dict[str, Any]) -> tuple[Dyna
     return store, cipher
 
 
-def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> ApiServices:
-    """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults."""
+def build_api(
+    settings: Settings, *, clients: dict[str, Any] | None = None, clock: Clock | None = None, model: Any | None = None
+) -> ApiServices:
+    """Wire the HTTP API's services. ``clients`` (dynamodb, kms, secretsmanager, sqs) override defaults;
+    ``clock`` and ``model`` replace the system clock and the configured model (the recall benchmark
+    replays recorded conversations at their own dates, with the recorded replies)."""
     clients = dict(clients or {})
-    store, cipher = _store_and_cipher(settings, clients)
+    clock = clock or SystemClock()
+    store, cipher = _store_and_cipher(settings, clients, clock)
     jobs = None
     if settings.fold_queue_url or settings.facts_queue_url or settings.erase_queue_url:
         jobs = _jobs(settings, clients)
-    model = build_model(settings, clients, with_tools=True)
+    model = model or build_model(settings, clients, with_tools=True)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
     return ApiServices(
         auth=AuthService(
@@ -115,11 +119,11 @@ def build_api(settings: Settings, *, clients: dict[str, Any] | None = None) -> A
             api_key_secret_id=settings.api_key_secret_id,
             token_ttl_seconds=settings.token_ttl_seconds,
         ),
-        turns=TurnService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings, jobs=jobs),
+        turns=TurnService(store=store, cipher=cipher, model=model, clock=clock, settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),
-        facts=FactsService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
-        profile=ProfileService(store=store, cipher=cipher, model=model, clock=SystemClock(), settings=settings),
-        forget=ForgetService(store=store, cipher=cipher, clock=SystemClock(), settings=settings, jobs=jobs),
+        facts=FactsService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
+        profile=ProfileService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
+        forget=ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=jobs),
         export=ExportService(store=store, cipher=cipher),
     )
 
@@ -134,27 +138,37 @@ def _jobs(settings: Settings, clients: dict[str, Any]) -> SqsJobs:
 def build_erase(settings: Settings, *, clients: dict[str, Any] | None = None) -> ForgetService:
     """Wire the erasure consumer's service (no model: it only deletes)."""
     clients = dict(clients or {})
-    store, cipher = _store_and_cipher(settings, clients)
-    return ForgetService(store=store, cipher=cipher, clock=SystemClock(), settings=settings, jobs=_jobs(settings, clients))
+    clock = SystemClock()
+    store, cipher = _store_and_cipher(settings, clients, clock)
+    return ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=_jobs(settings, clients))
 
 
-def _consumer(service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None) -> T:
+def _consumer(
+    service: type[T], settings: Settings, clients: dict[str, Any] | None, model: Any | None, clock: Clock | None = None
+) -> T:
     """A background function's service: the store, the cipher, the model, the clock."""
     clients = dict(clients or {})
-    store, cipher = _store_and_cipher(settings, clients)
-    return service(store=store, cipher=cipher, model=model or build_model(settings, clients), clock=SystemClock(), settings=settings)
+    clock = clock or SystemClock()
+    store, cipher = _store_and_cipher(settings, clients, clock)
+    return service(store=store, cipher=cipher, model=model or build_model(settings, clients), clock=clock, settings=settings)
 
 
-def build_fold(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FoldService:
+def build_fold(
+    settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
+) -> FoldService:
     """Wire the fold consumer's service."""
-    return _consumer(FoldService, settings, clients, model)
+    return _consumer(FoldService, settings, clients, model, clock)
 
 
-def build_facts(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> FactsService:
+def build_facts(
+    settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
+) -> FactsService:
     """Wire the facts consumer's service."""
-    return _consumer(FactsService, settings, clients, model)
+    return _consumer(FactsService, settings, clients, model, clock)
 
 
-def build_profile(settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None) -> ProfileService:
+def build_profile(
+    settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
+) -> ProfileService:
     """Wire the scheduled profile refresh."""
-    return _consumer(ProfileService, settings, clients, model)
+    return _consumer(ProfileService, settings, clients, model, clock)

@@ -1,0 +1,89 @@
+"""The project's own conversation set (bench/conversations): LoCoMo-format, and honest.
+
+Every answer the recall benchmark looks for must be what the visitor actually said (else a
+system is blamed for missing something nobody said), every temporal answer must need the
+resolving a raw store cannot do, and every term counted as an attribution error must be the
+other party's.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from bench.recall import CATEGORIES, PROJECT_SET, Utterance, load_conversations, pair_turns, selected
+from bench.recall_match import Request, resolved_range
+
+FILES = sorted(PROJECT_SET.glob("*.json"))
+CONVERSATIONS = [c for f in FILES for c in load_conversations(f, "project")]
+
+
+def test_the_set_has_three_english_conversations_and_one_korean():
+    languages = [c.language for c in CONVERSATIONS]
+    assert languages.count("en") >= 3 and languages.count("ko") == 1
+
+
+@pytest.mark.parametrize("conv", CONVERSATIONS, ids=lambda c: c.name)
+def test_each_conversation_spans_months_in_8_to_12_sessions_with_20_to_40_questions(conv):
+    assert 8 <= len(conv.sessions) <= 12
+    dates = [s.at for s in conv.sessions]
+    assert dates == sorted(dates) and dates[-1] - dates[0] >= timedelta(days=120)
+    assert 20 <= len(conv.questions) <= 40
+    asked, skipped = selected(conv)
+    assert len(asked) >= 20 and skipped["no_evidence"] == 0
+    assert {q.category for q in asked} == set(CATEGORIES)  # every category the benchmark reports
+
+
+@pytest.mark.parametrize("conv", CONVERSATIONS, ids=lambda c: c.name)
+def test_every_answer_is_what_the_visitor_said(conv):
+    said = {u.dia_id: u for s in conv.sessions for u in s.utterances}
+    for q in selected(conv)[0]:
+        evidence = "\n".join(said[e].text for e in q.evidence)
+        if q.category in (1, 4):
+            assert Request(evidence).has_answer(q.answer), (q.question, q.answer, evidence)
+
+
+@pytest.mark.parametrize("conv", CONVERSATIONS, ids=lambda c: c.name)
+def test_every_temporal_answer_is_a_date_the_raw_words_do_not_name(conv):
+    said = {u.dia_id: u for s in conv.sessions for u in s.utterances}
+    by_number = {s.number: s for s in conv.sessions}
+    temporal = [q for q in selected(conv)[0] if q.category == 2]
+    assert len(temporal) >= 5
+    for q in temporal:
+        low, high = resolved_range(q.answer)
+        when = by_number[said[q.evidence[0]].session].at.date()
+        assert when - timedelta(days=60) <= low <= high <= when + timedelta(days=365), q.question
+        raw = Request("\n".join(said[e].text for e in q.evidence))
+        assert not raw.has_resolved_date(q.answer), q.question  # only a resolver finds it
+
+
+@pytest.mark.parametrize("conv", CONVERSATIONS, ids=lambda c: c.name)
+def test_the_other_party_terms_are_the_other_partys_and_the_visitor_mentions_some(conv):
+    assert len(conv.other_party_terms) >= 5
+    theirs = Request("\n".join(u.text for s in conv.sessions for u in s.utterances if u.speaker == conv.speaker_b))
+    visitor = Request("\n".join(u.text for s in conv.sessions for u in s.utterances if u.speaker == conv.speaker_a))
+    for term in conv.other_party_terms:
+        assert theirs.has_answer(term), term
+    # The trap the attribution count exists for: the visitor talks about the other party's things.
+    assert sum(visitor.has_answer(t) for t in conv.other_party_terms) >= 3
+
+
+def test_files_are_locomo_format():
+    for f in FILES:
+        sample = json.loads(f.read_text())[0]
+        conv = sample["conversation"]
+        assert {"speaker_a", "speaker_b", "session_1", "session_1_date_time"} <= set(conv)
+        for q in sample["qa"]:
+            assert {"question", "evidence", "category"} <= set(q)
+            assert ("answer" in q) or ("adversarial_answer" in q and q["category"] == 5)
+
+
+def test_a_visitor_run_and_the_reply_after_it_make_one_turn():
+    u = [Utterance("D1:1", "B", "hi", 1), Utterance("D1:2", "A", "one", 1), Utterance("D1:3", "A", "two", 1),
+         Utterance("D1:4", "B", "reply", 1), Utterance("D1:5", "A", "last", 1)]
+    turns = pair_turns(u, "A")
+    assert [(t.visitor, t.reply) for t in turns] == [
+        ("(continues the conversation)", "hi"), ("one\ntwo", "reply"), ("last", "(no reply recorded)")]
+    assert turns[1].dia_ids == ("D1:2", "D1:3", "D1:4")
