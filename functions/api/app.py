@@ -84,9 +84,10 @@ def mint_token(body: Annotated[wire.TokenRequest, Body()]) -> Response[wire.Toke
 
 
 @app.post("/v1/sessions/<sessionId>/turns", security=CALLER,
-          responses=documented(200, "The reply and what the request held", *AUTH_ERRORS, 404, 409, 413))
+          responses=documented(200, "The reply and what the request held", *AUTH_ERRORS, 403, 404, 409, 413))
 def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnResponse:  # noqa: N803
-    result = services().turns.take_turn(caller(), sessionId, turn)
+    who = services().auth.identify(app.current_event.headers)
+    result = services().turns.take_turn(who.user_id, sessionId, turn, server_side=who.server_side)
     metrics.add_metric(name="TurnsCommitted", unit=MetricUnit.Count, value=1)
     logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
     return wire.TurnResponse.model_validate(result.model_dump())

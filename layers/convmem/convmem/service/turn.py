@@ -14,12 +14,24 @@ from pydantic import BaseModel, Field, field_validator
 
 from convmem.domain import fact_merge
 from convmem.domain.context_assembly import Layers, assemble, check_message_fits
-from convmem.domain.models import ContextReport, Fact, KnowledgeSnippet, SessionState, TurnResult, validate_id
+from convmem.domain.models import (
+    KNOWLEDGE_MAX_BYTES,
+    KNOWLEDGE_MAX_SNIPPETS,
+    KNOWLEDGE_MAX_TOKENS,
+    ContextReport,
+    Fact,
+    KnowledgeSnippet,
+    SessionState,
+    TurnResult,
+    check_knowledge,
+    validate_id,
+)
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
     DependencyUnavailableError,
     ErasureInProgressError,
+    ForbiddenError,
     MessageTooLargeError,
     TurnInProgressError,
 )
@@ -54,7 +66,10 @@ class TurnInput(BaseModel):
     message: str = Field(min_length=1, pattern=r"\S", description="What the visitor said (not blank).")
     channel: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="web, api, ...")
     client_turn_id: str | None = Field(None, alias="clientTurnId", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
-    knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=50)
+    knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=KNOWLEDGE_MAX_SNIPPETS, description=(
+        f"Snippets for this turn's request only, from server-side callers (API key) only: a visitor token "
+        f"that sends any gets 403. At most {KNOWLEDGE_MAX_SNIPPETS} snippets, {KNOWLEDGE_MAX_BYTES:,} bytes and "
+        f"{KNOWLEDGE_MAX_TOKENS:,} tokens in all (each snippet has its own limits); beyond them 400."))
 
     model_config = {"populate_by_name": True, "extra": "ignore"}
 
@@ -64,6 +79,8 @@ class TurnInput(BaseModel):
         if not value.strip():
             raise ValueError("message must not be empty or whitespace only")
         return value
+
+    _knowledge_bounded = field_validator("knowledge")(check_knowledge)
 
 
 @lru_cache(maxsize=1)
@@ -95,13 +112,17 @@ class TurnService:
         self._jobs = jobs
         self._sleep = sleep
 
-    def take_turn(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
+    def take_turn(self, user_id: str, session_id: str, turn: TurnInput, *, server_side: bool = False) -> TurnResult:
         """Run one turn and return the reply with its context report.
 
-        Raises InvalidInputError, MessageTooLargeError (nothing written), NotFoundError (someone
-        else's session), TurnInProgressError (same clientTurnId running), DependencyUnavailableError.
+        ``server_side``: the caller holds the API key; only such a caller may send knowledge.
+        Raises InvalidInputError, ForbiddenError (knowledge from a visitor), MessageTooLargeError
+        (nothing written), NotFoundError (someone else's session), TurnInProgressError (same
+        clientTurnId running), DependencyUnavailableError.
         """
         validate_id(session_id, "sessionId")
+        if turn.knowledge and not server_side:
+            raise ForbiddenError("Only server-side callers (with the API key) may send knowledge.", code="knowledge_forbidden")
         s = self._settings
         size = len(turn.message.encode("utf-8"))
         if size > s.max_message_bytes:
