@@ -10,6 +10,7 @@ after the other, so no section's work competes with another's timing:
   moto              why 1-3 run on bench/moto_server.py: stock moto's DynamoDB cost grows with the table
   assembly          budget assembly time (bench/assembly.py)
   facts             facts job time and recall over 200 facts (bench/facts_cost.py)
+  knowledge         the largest legal turn body: parse, limits, assembly; memory after 100 (bench/knowledge_assembly.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -44,6 +45,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "moto": ("bench.moto_scaling", {"reps": 20, "sizes": [100, 1000, 3000]}, {"reps": 3, "sizes": [100, 300]}),
     "assembly": ("bench.assembly", {"repeats": 200}, {"repeats": 5}),
     "facts": ("bench.facts_cost", {"jobs": 40, "n_facts": 200}, {"jobs": 4, "n_facts": 20, "repeats": 5, "turns": 5}),
+    "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
 }
 
 
@@ -117,6 +119,10 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
                     add(f"6. errors, {stack} stack, {scenario.replace('_', ' ')}", s["errors"])
                     add(f"6. rows and order, {stack} stack, {scenario.replace('_', ' ')}", s["consistency"],
                         value=f"{s['consistency']['value']['pairs_verified']}/{s['turns']} pairs verified")
+    k = r.get("knowledge")
+    if k:
+        add("issue 15.2 largest legal body, p95 CPU ms (parse + limits + assembly)", k["worst_cpu_ms_p95"])
+        add(f"issue 15.2 RSS gained after {2 * k['bodies_per_shape']} largest bodies (MB)", k["rss_gained_mb"])
     return out
 
 
@@ -247,7 +253,8 @@ def table(r: dict[str, Any]) -> str:
         lines.append(f"  same answers on both (Query pages, a cancelled transaction): {m['same_answers']['value']['all_equal']}")
     a = r.get("assembly")
     fa = r.get("facts")
-    if a or fa:
+    k = r.get("knowledge")
+    if a or fa or k:
         lines.append("\nAlso measured")
         if a:
             lines.append(f"  assembly of a full window + a {a['request_tokens']}-token request: median {a['assembly_ms_median']} ms, "
@@ -256,6 +263,12 @@ def table(r: dict[str, Any]) -> str:
             lines.append(f"  facts job: median {fa['facts_job_ms_median']} ms, p95 {fa['facts_job_ms_p95']} ms; recall over "
                          f"{fa['recall_facts']} facts {fa['recall_ms_median']} ms (document {fa['facts_document_bytes']:,} B); "
                          f"turn with / without those facts {fa['turn_ms_median_with_facts']} / {fa['turn_ms_median_without_facts']} ms")
+        if k:
+            lines.append(f"  largest legal turn body ({k['limits']['snippets']} snippets, {k['limits']['bytes']:,} B / "
+                         f"{k['limits']['tokens']:,} tokens of knowledge): CPU ms median / p95 " + "; ".join(
+                             f"{name.replace('_', ' ')} {v['cpu_ms']['median']} / {v['cpu_ms']['p95']} (wall {v['wall_ms']['median']})"
+                             for name, v in k.items() if isinstance(v, dict) and "cpu_ms" in v)
+                         + f"; RSS gained after {2 * k['bodies_per_shape']}: {k['rss_gained_mb']['value']} MB")
     lines.append("\nGoals")
     lines += _rows([[x["goal"], _n(x["value"]), x["target"], "met" if x["met"] else "MISSED"] for x in r["goals"]])
     return "\n".join(lines)

@@ -35,8 +35,8 @@ from botocore.exceptions import (
 from pydantic import BaseModel, Field, ValidationError
 
 from convmem.adapters.tools import ToolRegistry
-from convmem.domain.context_assembly import MESSAGE_OVERHEAD_TOKENS, render_blocks, request_tokens
 from convmem.domain import summary_fold
+from convmem.domain.context_assembly import MESSAGE_OVERHEAD_TOKENS, render_blocks, request_tokens
 from convmem.domain.fact_merge import normalise_key
 from convmem.domain.models import FactCandidate, Message, ModelRequest
 from convmem.domain.quoting import quote

@@ -158,11 +158,13 @@ class _Overflow:
 
     def _per_message(self, level: int, cut: int) -> list[tuple[summary_fold.Part, int]]:
         made = self._parts[level]
-        for m in self._history[len(made):cut]:
-            # Level 0 already trades wording for substance: one best sentence a message, short.
-            parts = summary_fold.extract([m], per_message_chars=100, sentences_per_message=1)
-            if level == 1:
-                parts = summary_fold.substance(parts)
+        if level == 1:
+            self._per_message(0, cut)
+        for i in range(len(made), cut):
+            if level == 0:  # already trades wording for substance: one best sentence a message, short
+                parts = summary_fold.extract([self._history[i]], per_message_chars=100, sentences_per_message=1)
+            else:
+                parts = summary_fold.substance([p for p, _ in self._parts[0][i]])
             made.append([(p, count_tokens(" " + p.render())) for p in parts])
         return [pc for per in made[:cut] for pc in per]
 

@@ -37,12 +37,24 @@ def terms(text: str) -> list[str]:
     return out
 
 
+def term_counts(text: str) -> Counter[str]:
+    """``Counter(terms(text))``, each distinct word stemmed once (a long document repeats its words)."""
+    words = Counter(w for w in _WORD.findall(text.lower()) if w not in _STOP)
+    out: Counter[str] = Counter()
+    for w, n in words.items():
+        out[stem(w)] += n
+        if _HANGUL.match(w) and len(w) > 2:
+            for i in range(len(w) - 1):
+                out[w[i : i + 2]] += n
+    return out
+
+
 def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
     """BM25 score of each document against the query (0.0 when nothing matches)."""
-    docs = [Counter(terms(d)) for d in documents]
+    docs = [term_counts(d) for d in documents]
     if not docs:
         return []
-    q = set(terms(query))
+    q = set(term_counts(query))
     avg = sum(sum(d.values()) for d in docs) / len(docs) or 1.0
     df = Counter(t for d in docs for t in set(d) if t in q)
     n = len(docs)
