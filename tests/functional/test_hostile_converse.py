@@ -63,6 +63,7 @@ def test_every_layer_of_the_converse_request_keeps_hostile_text_quoted(aws, sett
 
 def test_the_bedrock_summarizer_gets_messages_as_quoted_data_and_its_summary_stays_a_quoted_note(bedrock_settings, runtime):  # noqa: F811
     from convmem.adapters.bedrock_model import BedrockModel
+
     from tests.unit.test_hostile_layers import pair
 
     model = BedrockModel(runtime=runtime, settings=bedrock_settings)
