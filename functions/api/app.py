@@ -189,7 +189,12 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     # id, and a route pattern's "$" would quietly match before a trailing newline: refuse it here.
     if any(ord(c) < 32 or ord(c) == 127 for c in str(event.get("rawPath", ""))):
         return _plain_error(400, "invalid_path", "The path holds a control character.")
-    return app.resolve(event, context)
+    http = event.get("requestContext", {}).get("http", {})
+    if http.get("method") != "HEAD":
+        return app.resolve(event, context)
+    # HEAD is GET without the body (RFC 9110 9.3.2): same status and headers, on every GET route.
+    http["method"] = "GET"
+    return {**app.resolve(event, context), "body": "", "isBase64Encoded": False}
 
 
 def _plain_error(status: int, code: str, message: str) -> dict[str, Any]:
