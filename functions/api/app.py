@@ -93,10 +93,16 @@ def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnRes
     return wire.TurnResponse.model_validate(result.model_dump())
 
 
-@app.get("/v1/sessions", security=CALLER,
-         responses=documented(200, "The caller's sessions, newest first", *AUTH_ERRORS))
-def list_sessions() -> wire.SessionList:
-    return wire.SessionList(sessions=[wire.SessionItem.of(s) for s in services().sessions.list_sessions(caller())])
+@app.get("/v1/sessions", security=CALLER, responses={
+    **documented(200, "", *AUTH_ERRORS),  # the page's schema stated here: the body leaves out a null next
+    200: {"description": "A page of the caller's sessions, newest first", "content": {"application/json": {"model": wire.SessionList}}},
+})
+def list_sessions(
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+    after: Annotated[str | None, Query(max_length=2048)] = None,
+) -> Response[dict[str, Any]]:
+    page = wire.SessionList.of(services().sessions.list_sessions(caller(), limit, after))
+    return Response(200, "application/json", page.model_dump(by_alias=True, exclude_none=True))  # no next: last page
 
 
 @app.get("/v1/sessions/<sessionId>", security=CALLER, responses=documented(200, "One session", *AUTH_ERRORS, 404))
