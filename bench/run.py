@@ -13,6 +13,7 @@ after the other, so no section's work competes with another's timing:
   facts_capacity    the turn's facts read and the facts job at 100 / 1,000 / 5,000 facts (bench/facts_capacity.py)
   recall       7    LoCoMo-format conversations replayed, their questions asked in a new session: is the
                     answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
+  knowledge         the largest legal turn body: parse, limits, assembly; memory after 100 (bench/knowledge_assembly.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -50,6 +51,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "facts_capacity": ("bench.facts_capacity", {"sizes": [100, 1000, 5000], "jobs": 30},
                        {"sizes": [100, 300], "jobs": 4, "repeats": 3}),
     "recall": ("bench.recall", {}, {"quick": True}),
+    "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
 }
 
 
@@ -133,6 +135,10 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     rc = r.get("recall")
     if rc:
         out += rc["goals"]
+    k = r.get("knowledge")
+    if k:
+        add("issue 15.2 largest legal body, p95 CPU ms (parse + limits + assembly)", k["worst_cpu_ms_p95"])
+        add(f"issue 15.2 RSS gained after {2 * k['bodies_per_shape']} largest bodies (MB)", k["rss_gained_mb"])
     return out
 
 
@@ -272,7 +278,8 @@ def table(r: dict[str, Any]) -> str:
         lines += _rows(rows)
     a = r.get("assembly")
     fa = r.get("facts")
-    if a or fa:
+    k = r.get("knowledge")
+    if a or fa or k:
         lines.append("\nAlso measured")
         if a:
             lines.append(f"  assembly of a full window + a {a['request_tokens']}-token request: median {a['assembly_ms_median']} ms, "
@@ -281,6 +288,12 @@ def table(r: dict[str, Any]) -> str:
             lines.append(f"  facts job: median {fa['facts_job_ms_median']} ms, p95 {fa['facts_job_ms_p95']} ms; recall over "
                          f"{fa['recall_facts']} facts {fa['recall_ms_median']} ms (document {fa['facts_document_bytes']:,} B); "
                          f"turn with / without those facts {fa['turn_ms_median_with_facts']} / {fa['turn_ms_median_without_facts']} ms")
+        if k:
+            lines.append(f"  largest legal turn body ({k['limits']['snippets']} snippets, {k['limits']['bytes']:,} B / "
+                         f"{k['limits']['tokens']:,} tokens of knowledge): CPU ms median / p95 " + "; ".join(
+                             f"{name.replace('_', ' ')} {v['cpu_ms']['median']} / {v['cpu_ms']['p95']} (wall {v['wall_ms']['median']})"
+                             for name, v in k.items() if isinstance(v, dict) and "cpu_ms" in v)
+                         + f"; RSS gained after {2 * k['bodies_per_shape']}: {k['rss_gained_mb']['value']} MB")
     rc = r.get("recall")
     if rc:
         from bench.recall import table as recall_table

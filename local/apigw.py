@@ -278,7 +278,7 @@ def make_server(
                 )
                 self._write(204, preflight, b"")
                 return
-            if static is not None and self.command == "GET":
+            if static is not None and self.command in ("GET", "HEAD"):
                 found = static.lookup(urlsplit(self.path).path)
                 if found is not None:
                     self._write(200, {"content-type": static.content_type(found), "cache-control": "no-cache",
@@ -316,7 +316,8 @@ def make_server(
                 self.send_header("set-cookie", c)
             self.send_header("content-length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            if self.command != "HEAD":  # a HEAD answer has no body: bytes after it would be read as the next response
+                self.wfile.write(data)
 
         do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _serve  # noqa: N815 (http.server names)
 

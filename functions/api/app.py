@@ -84,19 +84,26 @@ def mint_token(body: Annotated[wire.TokenRequest, Body()]) -> Response[wire.Toke
 
 
 @app.post("/v1/sessions/<sessionId>/turns", security=CALLER,
-          responses=documented(200, "The reply and what the request held", *AUTH_ERRORS, 404, 409, 413, 422, 500))
+          responses=documented(200, "The reply and what the request held", *AUTH_ERRORS, 403, 404, 409, 413, 422, 500))
 def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnResponse:  # noqa: N803
+    who = services().auth.identify(app.current_event.headers)
     time_left_s = app.lambda_context.get_remaining_time_in_millis() / 1000  # the turn ends before the function does
-    result = services().turns.take_turn(caller(), sessionId, turn, time_left_s=time_left_s)
+    result = services().turns.take_turn(who.user_id, sessionId, turn, server_side=who.server_side, time_left_s=time_left_s)
     metrics.add_metric(name="TurnsCommitted", unit=MetricUnit.Count, value=1)
     logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
     return wire.TurnResponse.model_validate(result.model_dump())
 
 
-@app.get("/v1/sessions", security=CALLER,
-         responses=documented(200, "The caller's sessions, newest first", *AUTH_ERRORS))
-def list_sessions() -> wire.SessionList:
-    return wire.SessionList(sessions=[wire.SessionItem.of(s) for s in services().sessions.list_sessions(caller())])
+@app.get("/v1/sessions", security=CALLER, responses={
+    **documented(200, "", *AUTH_ERRORS),  # the page's schema stated here: the body leaves out a null next
+    200: {"description": "A page of the caller's sessions, newest first", "content": {"application/json": {"model": wire.SessionList}}},
+})
+def list_sessions(
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+    after: Annotated[str | None, Query(max_length=2048)] = None,
+) -> Response[dict[str, Any]]:
+    page = wire.SessionList.of(services().sessions.list_sessions(caller(), limit, after))
+    return Response(200, "application/json", page.model_dump(by_alias=True, exclude_none=True))  # no next: last page
 
 
 @app.get("/v1/sessions/<sessionId>", security=CALLER, responses=documented(200, "One session", *AUTH_ERRORS, 404))
@@ -189,7 +196,12 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     # id, and a route pattern's "$" would quietly match before a trailing newline: refuse it here.
     if any(ord(c) < 32 or ord(c) == 127 for c in str(event.get("rawPath", ""))):
         return _plain_error(400, "invalid_path", "The path holds a control character.")
-    return app.resolve(event, context)
+    http = event.get("requestContext", {}).get("http", {})
+    if http.get("method") != "HEAD":
+        return app.resolve(event, context)
+    # HEAD is GET without the body (RFC 9110 9.3.2): same status and headers, on every GET route.
+    http["method"] = "GET"
+    return {**app.resolve(event, context), "body": "", "isBase64Encoded": False}
 
 
 def _plain_error(status: int, code: str, message: str) -> dict[str, Any]:

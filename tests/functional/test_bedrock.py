@@ -13,7 +13,7 @@ from botocore.stub import Stubber
 from convmem.adapters.bedrock_model import BedrockModel
 from convmem.adapters.local_model import LocalModel
 from convmem.composition import build_api, build_facts, build_fold
-from convmem.domain.context_assembly import FACTS_HEADER, PROFILE_HEADER, SUMMARY_HEADER
+from convmem.domain.context_assembly import FACTS_HEADER, MEMORY_FRAME, PROFILE_HEADER, SUMMARY_HEADER
 from convmem.ports import FactsJob
 from convmem.service.turn import TurnInput
 
@@ -227,10 +227,10 @@ def test_the_converse_request_carries_profile_facts_summary_window_in_order(aws,
     [(operation, request)] = runtime.sent
     assert operation == "Converse" and request["modelId"] == bedrock_settings.reply_model_id
     system = [b["text"] for b in request["system"]]
-    assert system[0] == settings.system_prompt
-    heads = [t.split("\n", 1)[0] + "\n" for t in system[1:]]
+    assert system[:2] == [settings.system_prompt, MEMORY_FRAME]
+    heads = [t.split("\n", 1)[0] + "\n" for t in system[2:]]
     assert heads == [PROFILE_HEADER, FACTS_HEADER, SUMMARY_HEADER]
-    assert "Lives in Busan" in system[2] and "ZX-101" in system[3]
+    assert "Lives in Busan" in system[3] and "ZX-101" in system[4]
     messages = request["messages"]
     assert [m["role"] for m in messages] == ["user", "assistant"] * 6 + ["user"]
     assert [m["content"][0]["text"] for m in messages[:-1]] == window

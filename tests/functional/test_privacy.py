@@ -171,14 +171,14 @@ def test_forgetting_a_session_keeps_facts_and_other_sessions(handler, aws, servi
     assert not [i for i in items if i.get("PK", {}).get("S") == f"SESSION#{SESSION}"]
     assert not [i for i in items if i.get("SK", {}).get("S", "").startswith(f"TURN#{SESSION}#")]
     assert call(handler, load_event("api_get_session.json"))[0] == 404
-    assert [s.session_id for s in services.sessions.list_sessions(USER)] == ["second-session"]
+    assert [s.session_id for s in services.sessions.list_sessions(USER).sessions] == ["second-session"]
     result = services.turns.take_turn(USER, "third", TurnInput(message="what is the weather like where I live?"))
     assert result.context.fact_ids and "Lives in Seoul" in result.reply
     assert call(handler, load_event("api_delete_session.json"))[0] == 404  # gone already
     other = copy.deepcopy(load_event("api_delete_session.json"))
     other["rawPath"] = other["requestContext"]["http"]["path"] = "/v1/sessions/second-session"
     other["headers"]["x-user-id"] = "someone-else"
-    assert call(handler, other)[0] == 404 and services.sessions.list_sessions(USER)
+    assert call(handler, other)[0] == 404 and services.sessions.list_sessions(USER).sessions
 
 
 CANARIES = ("zebra-canary-41", "올빼미카나리", "canary.person@example.org", "CANARY-ORDER-9921")

@@ -92,7 +92,7 @@ def test_thinking_cut_open_at_the_token_limit_is_not_a_summary(bedrock_settings,
         [{"text": "Visitor asked about order ZX-1. <thinking>REASONING-CANARY and then"}], "max_tokens"))
     model = BedrockModel(runtime=runtime, settings=bedrock_settings)
     summary = model.fold_summary(None, [Message(seq=1, role="visitor", text="order ZX-1?", channel="web", at=AT)], 100)
-    assert summary == "Visitor asked about order ZX-1."
+    assert summary == '[m1-1] note: "Visitor asked about order ZX-1."'  # the model's part, quoted, without the cut thinking
 
 
 # --- 11: invalid ToolUse sequence -------------------------------------------------------------------

@@ -8,6 +8,13 @@ report them. Every other failure of every check still fails the run.
 service refuses what Python's ``str.strip()`` leaves empty. The two agree except for the
 separator controls U+001C-U+001F, which Python counts as whitespace and the schema's regex
 does not: a message of only those is a 400 the schema did not predict.
+``session_cursor``: ``after`` of GET /v1/sessions is an opaque cursor the list returned; any other
+string is a 400 ``invalid_page`` no schema can predict (a cursor is valid by its content).
+
+``knowledge_limits``: a snippet's text and the whole list are bounded in UTF-8 bytes and tokens
+(README "Knowledge limits"); the schema states the limits in words and bounds characters only,
+so a text within its characters but over its bytes or tokens is a 400 naming the limit.
+
 (A percent-encoded ``:`` in an id was the other gap; the local API Gateway now decodes the
 path as HTTP APIs do, so it is a real failure again.)
 """
@@ -28,6 +35,13 @@ def _error_code(response: Any) -> str | None:
         return None
 
 
+def _error_message(response: Any) -> str:
+    try:
+        return str(json.loads(response.content)["error"]["message"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return ""
+
+
 def known_gap(failure: Any, case: Any, response: Any) -> str | None:
     """The known gap a failure is, or None for a real failure."""
     if type(failure).__name__ != "RejectedPositiveData" or response is None or response.status_code != 400:
@@ -36,6 +50,12 @@ def known_gap(failure: Any, case: Any, response: Any) -> str | None:
     message = case.body.get("message") if isinstance(case.body, dict) else None
     if code == "invalid_request" and isinstance(message, str) and not message.strip():
         return "blank_message"
+    if code == "invalid_page" and isinstance(case.query, dict) and "after" in case.query:
+        return "session_cursor"
+    text = _error_message(response)
+    if (code == "invalid_request" and isinstance(case.body, dict) and case.body.get("knowledge")
+            and text.startswith("knowledge") and ("bytes (UTF-8)" in text or " tokens" in text)):
+        return "knowledge_limits"
     return None
 
 

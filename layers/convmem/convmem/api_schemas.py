@@ -13,7 +13,7 @@ from pydantic.alias_generators import to_camel
 from convmem.domain.models import Fact, FactSource, Message, Role, SessionSummary
 from convmem.service.auth import IssuedToken
 from convmem.service.export import UserExport
-from convmem.service.sessions import SessionView, TranscriptPage
+from convmem.service.sessions import SessionPage, SessionView, TranscriptPage
 
 
 def iso(at: datetime | None) -> str | None:
@@ -104,6 +104,11 @@ class SessionItem(Wire):
 
 class SessionList(Wire):
     sessions: list[SessionItem]
+    next: str | None = Field(None, description="The ``after`` of the next page; absent on the last page.")
+
+    @classmethod
+    def of(cls, page: SessionPage) -> SessionList:
+        return cls(sessions=[SessionItem.of(s) for s in page.sessions], next=page.next)
 
 
 class SessionDetail(Wire):

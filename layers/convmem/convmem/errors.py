@@ -27,6 +27,12 @@ class UnauthorizedError(ConvmemError):
     code = "unauthorized"
 
 
+class ForbiddenError(ConvmemError):
+    """The caller may not use this field or route (HTTP 403), e.g. ``knowledge`` from a visitor token."""
+
+    code = "forbidden"
+
+
 class NotFoundError(ConvmemError):
     """Unknown resource, or one the caller does not own (HTTP 404; existence is not revealed)."""
 

@@ -14,6 +14,7 @@ from convmem.api_schemas import ErrorResponse
 _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.InvalidInputError, 400),
     (errors.UnauthorizedError, 401),
+    (errors.ForbiddenError, 403),
     (errors.NotFoundError, 404),
     (errors.TurnInProgressError, 409),
     (errors.ErasureInProgressError, 409),
@@ -73,8 +74,9 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
 
 # What each error status means on this API (API.md), for the OpenAPI document.
 _WHEN = {
-    400: "Malformed JSON, a missing or wrong-typed field, an empty message or a bad id",
+    400: "Malformed JSON, a missing or wrong-typed field, an empty message, a bad id, or knowledge beyond its limits",
     401: "No, bad or expired credentials",
+    403: "The caller may not use this field or route (knowledge from a visitor token)",
     404: "A session or fact the caller does not own",
     409: "The same clientTurnId is still in progress, or the caller's data is being erased",
     413: "The message alone exceeds the request budget or the byte limit (or the export one response)",

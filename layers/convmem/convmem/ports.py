@@ -107,6 +107,10 @@ class Store(Protocol):
     def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
         """The user's sessions, most recently updated first."""
 
+    def page_sessions(self, user_id: str, limit: int, after: str | None = None) -> tuple[list[SessionSummary], str | None]:
+        """One page of ``list_sessions`` from the opaque cursor ``after``, and the next page's cursor
+        (None on the last page). InvalidInputError for a cursor this user was not given."""
+
     def list_messages(self, session_id: str, after: int, limit: int) -> list[StoredMessage]:
         """Messages with seq > ``after``, ascending, at most ``limit``."""
 

@@ -30,6 +30,8 @@ index has no single hot key), which the refresh removes.
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import time
 import zlib
@@ -40,7 +42,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from convmem.domain.models import SessionState, SessionSummary
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, ErasureInProgressError
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, ErasureInProgressError, InvalidInputError
 from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, UserMemory
 
 STATE_SK = "STATE"
@@ -83,6 +85,26 @@ def _session_pk(session_id: str) -> str:
 
 def _user_pk(user_id: str) -> str:
     return f"USER#{user_id}"
+
+
+# The key of a ByOwner item (table key + index key): what a session-list cursor carries.
+_OWNER_INDEX_KEY = ("PK", "SK", "ownerKey", "updatedAt")
+
+
+def _session_cursor(item: dict[str, Any]) -> str:
+    key = {k: item[k]["S"] for k in _OWNER_INDEX_KEY}
+    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+def _session_cursor_key(cursor: str, user_id: str) -> dict[str, Any]:
+    try:
+        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, TypeError):
+        key = None
+    if (not isinstance(key, dict) or set(key) != set(_OWNER_INDEX_KEY)
+            or not all(isinstance(v, str) for v in key.values()) or key["ownerKey"] != _user_pk(user_id)):
+        raise InvalidInputError("after is not a cursor this list returned.", code="invalid_page")
+    return {k: {"S": v} for k, v in key.items()}
 
 
 def _msg_sk(seq: int) -> str:
@@ -293,6 +315,13 @@ class DynamoDBStore:
         return _to_state(item) if item else (None, None)
 
     def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
+        return self.page_sessions(user_id, limit)[0]
+
+    def page_sessions(self, user_id: str, limit: int, after: str | None = None) -> tuple[list[SessionSummary], str | None]:
+        """One page of the user's sessions, newest first, and the opaque cursor of the next page
+        (None on the last). One Query of ``limit + 1`` items: the extra one only says more exist.
+        A cursor that is not one this user was given: InvalidInputError (never another user's index)."""
+        start = _session_cursor_key(after, user_id) if after is not None else None
         try:
             page = self._ddb.query(
                 TableName=self._table,
@@ -300,19 +329,24 @@ class DynamoDBStore:
                 KeyConditionExpression="ownerKey = :o",
                 ExpressionAttributeValues={":o": {"S": _user_pk(user_id)}},
                 ScanIndexForward=False,
-                Limit=limit,
+                Limit=limit + 1,
+                **({"ExclusiveStartKey": start} if start else {}),
             )
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "list sessions") from exc
-        return [
+        items = page["Items"]
+        more = len(items) > limit or "LastEvaluatedKey" in page  # the second: a page cut at 1 MB
+        items = items[:limit]
+        sessions = [
             SessionSummary(
                 session_id=i["sessionId"]["S"],
                 message_count=int(i["messageCount"]["N"]),
                 created_at=_parse(i["createdAt"]["S"]),
                 updated_at=_parse(i["updatedAt"]["S"]),
             )
-            for i in page["Items"]
+            for i in items
         ]
+        return sessions, (_session_cursor(items[-1]) if more and items else None)
 
     def list_messages(self, session_id: str, after: int, limit: int) -> list[StoredMessage]:
         try:

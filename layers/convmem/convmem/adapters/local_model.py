@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from convmem.domain import fact_extraction, profile, summary_fold
+from convmem.domain import context_assembly, fact_extraction, profile, summary_fold
 from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -47,14 +47,14 @@ class LocalModel:
     def _visitor_memory(request: ModelRequest) -> list[str]:
         """What the visitor said that the request carries, oldest first: the summary's and the
         overflow block's visitor parts, then the verbatim visitor messages."""
+        parts = [p for e in summary_fold.parse(request.summary) for p in e.parts]
+        parts += context_assembly.overflow_parts(request.overflow or "")
         condensed = []
-        for block in (request.summary or "", request.overflow or ""):
-            for part in re.split(r"\n| \| |in short: ", block):
-                part = part.split("] ", 1)[-1]
-                if part.startswith("V: "):
-                    condensed.append(part[3:])
-                elif part.startswith("ids: "):  # an old entry squeezed down to its identifiers
-                    condensed.append(_IDS_PREFIX + part[5:])
+        for part in parts:  # who said what is structure, not text: a visitor cannot write an agent part
+            if part.role == "visitor":
+                condensed.append(part.text)
+            elif part.role == "ids":  # an old entry squeezed down to its identifiers
+                condensed.append(_IDS_PREFIX + part.text)
         return condensed + [m.text for m in request.history if m.role == "visitor"]
 
     def reply(self, request: ModelRequest) -> ModelReply:

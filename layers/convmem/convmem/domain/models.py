@@ -6,8 +6,9 @@ import re
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from convmem.domain.tokens import count_tokens
 from convmem.errors import InvalidInputError
 
 ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
@@ -66,9 +67,59 @@ class SessionState(BaseModel):
         return self.message_count > 0
 
 
+# Knowledge a server-side caller sends with one turn (API.md; README "Knowledge limits"). Bytes are
+# checked before tokens, so no oversized text is ever tokenized; beyond either: 400.
+KNOWLEDGE_MAX_SNIPPETS = 20
+SNIPPET_SOURCE_MAX_CHARS = 256
+SNIPPET_MAX_BYTES = 16_000
+SNIPPET_MAX_TOKENS = 4_000
+KNOWLEDGE_MAX_BYTES = 64_000
+KNOWLEDGE_MAX_TOKENS = 16_000
+
+
+def _utf8_bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
 class KnowledgeSnippet(BaseModel):
-    source: str = Field(min_length=1, max_length=512)
-    text: str = Field(min_length=1)
+    """One knowledge snippet for one turn's request (never stored)."""
+
+    source: str = Field(min_length=1, max_length=SNIPPET_SOURCE_MAX_CHARS,
+                        description=f"Where the text comes from (1-{SNIPPET_SOURCE_MAX_CHARS} characters).")
+    text: str = Field(min_length=1, max_length=SNIPPET_MAX_BYTES, description=(
+        f"The snippet: at most {SNIPPET_MAX_BYTES:,} bytes (UTF-8) and {SNIPPET_MAX_TOKENS:,} tokens."))
+    _tokens: int = PrivateAttr(0)
+
+    @field_validator("text")
+    @classmethod
+    def _bounded(cls, text: str) -> str:
+        size = _utf8_bytes(text)
+        if size > SNIPPET_MAX_BYTES:
+            raise ValueError(f"a snippet's text is at most {SNIPPET_MAX_BYTES} bytes (UTF-8); this one is {size}")
+        return text
+
+    @model_validator(mode="after")
+    def _tokens_bounded(self) -> KnowledgeSnippet:
+        self._tokens = count_tokens(self.text)
+        if self._tokens > SNIPPET_MAX_TOKENS:
+            raise ValueError(f"a snippet's text is at most {SNIPPET_MAX_TOKENS} tokens; this one is {self._tokens}")
+        return self
+
+    @property
+    def tokens(self) -> int:
+        """Tokens of ``text``, counted once when the snippet was validated."""
+        return self._tokens
+
+
+def check_knowledge(snippets: list[KnowledgeSnippet]) -> list[KnowledgeSnippet]:
+    """The whole list within its limits (each snippet already is), else ValueError (a 400)."""
+    size = sum(_utf8_bytes(k.text) + _utf8_bytes(k.source) for k in snippets)
+    if size > KNOWLEDGE_MAX_BYTES:
+        raise ValueError(f"the knowledge list is at most {KNOWLEDGE_MAX_BYTES} bytes (UTF-8) in all; this one is {size}")
+    tokens = sum(k.tokens for k in snippets)
+    if tokens > KNOWLEDGE_MAX_TOKENS:
+        raise ValueError(f"the knowledge list is at most {KNOWLEDGE_MAX_TOKENS} tokens in all; this one is {tokens}")
+    return snippets
 
 
 class ContextMessage(BaseModel):

@@ -44,11 +44,35 @@ def terms(text: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=16384)
-def _counted(document: str) -> tuple[dict[str, int], int]:
-    """A document's term counts and length, cached: a user's facts are scored on every turn."""
-    counts = Counter(terms(document))
+def term_counts(text: str) -> Counter[str]:
+    """``Counter(terms(text))``, each distinct word stemmed once (a long document repeats its words)."""
+    words = Counter(w for w in _WORD.findall(text.lower()) if w not in _STOP)
+    out: Counter[str] = Counter()
+    for w, n in words.items():
+        out[stem(w)] += n
+        if _HANGUL.match(w) and len(w) > 2:
+            for i in range(len(w) - 1):
+                out[w[i : i + 2]] += n
+    return out
+
+
+# Documents up to this long (a fact's statement, a summary part) are counted once and cached: a
+# user's facts are scored on every turn. Longer ones (knowledge a caller sends) never enter the
+# cache, so what it holds stays bounded (16,384 x 600 characters) whatever callers send.
+_CACHED_MAX_CHARS = 600
+
+
+def _count(document: str) -> tuple[dict[str, int], int]:
+    """A document's term counts and length."""
+    counts = term_counts(document)
     return dict(counts), sum(counts.values())
+
+
+_count_cached = lru_cache(maxsize=16384)(_count)
+
+
+def _counted(document: str) -> tuple[dict[str, int], int]:
+    return (_count_cached if len(document) <= _CACHED_MAX_CHARS else _count)(document)
 
 
 def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -59,7 +83,7 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float 
     n = len(docs)
     avg = sum(length for _, length in docs) / n or 1.0
     scores = [0.0] * n
-    for t in set(terms(query)):
+    for t in term_counts(query):
         hits = [(i, d[t]) for i, (d, _) in enumerate(docs) if t in d]
         if not hits:
             continue

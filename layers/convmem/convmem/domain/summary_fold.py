@@ -1,7 +1,11 @@
 """The rolling summary: what to fold, the cursor arithmetic, and the cap.
 
-A summary is a list of entries, oldest first, one per fold: ``[m1-6] V: ... | A: ...``. The
-range marker makes the summary its own fold log: the ranges are contiguous, never overlap,
+A summary is a list of entries, oldest first, one per fold, one line each:
+``[m1-6] visitor: "..." agent: "..."``. Each part says who said it (``visitor``, ``agent``; ``ids``
+for an entry squeezed to its identifiers) and holds the text as a JSON string literal
+(domain.quoting): whatever a visitor typed - `` | A: ``, a newline, ``[m7-8]``, quotes - stays
+inside its own quotes, so it can never become an agent part, a new entry or an instruction.
+The range marker makes the summary its own fold log: the ranges are contiguous, never overlap,
 and end at the cursor. Folding appends one entry for the messages just pushed out of the
 window; it never rewrites the conversation from the start (L2). When the cap presses, the
 *oldest* entries lose wording first (only sentences carrying identifiers or decisions stay),
@@ -16,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from convmem.domain.models import Message
+from convmem.domain.quoting import quote, unquote_at
 from convmem.domain.tokens import count_tokens
 
 _ENTRY = re.compile(r"^\[m(\d+)-(\d+)\] ?(.*)$")
@@ -34,11 +39,49 @@ _DECISION = re.compile(
 _STOPWORD_CAPS = {"The", "This", "That", "What", "When", "Where", "Which", "There", "They", "You", "Your", "Hello", "Thanks", "Please", "Earlier", "Can", "Could", "Would", "Will", "Yes"}
 
 
+ROLES = ("visitor", "agent", "ids", "note")
+"""Who a part is from: the visitor, the agent, identifiers of squeezed messages, or a ``note``
+(a line stored before parts were quoted, kept as one opaque text)."""
+_PART = re.compile(r"(visitor|agent|ids|note): ")
+
+
+@dataclass(frozen=True)
+class Part:
+    role: str
+    text: str
+
+    def render(self) -> str:
+        return f"{self.role}: {quote(self.text)}"
+
+
+def render_parts(parts: Sequence[Part]) -> str:
+    return " ".join(p.render() for p in parts)
+
+
+def parse_parts(body: str) -> tuple[Part, ...] | None:
+    """The parts of a rendered body, or None when ``body`` is not exactly a sequence of parts."""
+    parts, i = [], 0
+    while i < len(body):
+        m = _PART.match(body, i)
+        decoded = unquote_at(body, m.end()) if m else None
+        if m is None or decoded is None:
+            return None
+        parts.append(Part(m.group(1), decoded[0]))
+        i = decoded[1]
+        while i < len(body) and body[i] == " ":
+            i += 1
+    return tuple(parts)
+
+
 @dataclass(frozen=True)
 class Entry:
     first: int
     last: int
-    text: str
+    parts: tuple[Part, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return render_parts(self.parts)
 
     def render(self) -> str:
         return f"[m{self.first}-{self.last}] {self.text}".rstrip()
@@ -53,17 +96,33 @@ def fold_target(message_count: int, cursor: int, window: int) -> int | None:
     return through if through > cursor else None
 
 
+def _entry(line: str) -> Entry | None:
+    m = _ENTRY.match(line.strip())
+    if not m:
+        return None
+    body = m.group(3)
+    parts = parse_parts(body)
+    if parts is None:  # stored before parts were quoted: one opaque note, never a role
+        parts = (Part("note", body),)
+    return Entry(int(m.group(1)), int(m.group(2)), parts)
+
+
 def parse(summary: str | None) -> list[Entry]:
-    entries = []
-    for line in (summary or "").splitlines():
-        m = _ENTRY.match(line.strip())
-        if m:
-            entries.append(Entry(int(m.group(1)), int(m.group(2)), m.group(3)))
-    return entries
+    return [e for e in map(_entry, (summary or "").splitlines()) if e is not None]
 
 
 def render(entries: Sequence[Entry]) -> str:
     return "\n".join(e.render() for e in entries)
+
+
+def as_data(summary: str) -> list[str]:
+    """The summary's lines as they go into a model request: its entries, re-rendered, when every
+    line is one; otherwise (a model's free-form summary) the whole text as one quoted string."""
+    lines = [line for line in summary.splitlines() if line.strip()]
+    entries = [_entry(line) for line in lines]
+    if entries and all(e is not None for e in entries):
+        return [e.render() for e in entries if e is not None]
+    return [quote(summary)]
 
 
 def covered_seqs(summary: str | None) -> list[int]:
@@ -94,37 +153,38 @@ def _squash(text: str, limit: int) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip() + "…"
 
 
-def extract(messages: Sequence[Message], per_message_chars: int = 220, sentences_per_message: int = 2) -> str:
-    """One entry's text: per message, its most substantive sentences (identifiers, decisions)."""
+def extract(messages: Sequence[Message], per_message_chars: int = 220, sentences_per_message: int = 2) -> tuple[Part, ...]:
+    """One entry's parts: per message, its most substantive sentences (identifiers, decisions)."""
     parts = []
     for m in sorted(messages, key=lambda m: m.seq):
         sentences = [s for s in _SENTENCE.split(m.text) if s.strip()] or [m.text]
         best = sorted(range(len(sentences)), key=lambda i: (-_score(sentences[i]), i))[:sentences_per_message]
         kept = " ".join(sentences[i].strip() for i in sorted(best))
-        parts.append(f"{'V' if m.role == 'visitor' else 'A'}: {_squash(kept, per_message_chars)}")
-    return " | ".join(parts)
+        parts.append(Part(m.role, _squash(kept, per_message_chars)))
+    return tuple(parts)
 
 
-def substance(text: str) -> str:
-    """Wording lost, substance kept: only the sentences with identifiers or decisions."""
-    pieces = [p for p in text.split(" | ")]
+def substance(parts: Sequence[Part]) -> tuple[Part, ...]:
+    """Wording lost, substance kept: only the sentences with identifiers or decisions, each part
+    keeping who said it."""
     kept = []
-    for p in pieces:
-        role, _, body = p.partition(": ")
-        sentences = [s for s in _SENTENCE.split(body) if _score(s) > 0]
+    for p in parts:
+        if p.role == "ids":
+            kept.append(p)
+            continue
+        sentences = [s for s in _SENTENCE.split(p.text) if _score(s) > 0]
         if sentences:
-            kept.append(f"{role}: {_squash(' '.join(sentences), 120)}")
-    return " | ".join(kept)
+            kept.append(Part(p.role, _squash(" ".join(sentences), 120)))
+    return tuple(kept)
 
 
-def ids_only(text: str) -> str:
-    ids = identifiers(text)
-    return ("ids: " + ", ".join(ids[:12])) if ids else ""
+def ids_only(parts: Sequence[Part], limit: int = 12) -> tuple[Part, ...]:
+    ids = identifiers(" ".join(p.text for p in parts))
+    return (Part("ids", ", ".join(ids[:limit])),) if ids else ()
 
 
 def _merge(a: Entry, b: Entry) -> Entry:
-    ids = identifiers(a.text + " " + b.text)
-    return Entry(a.first, b.last, ("ids: " + ", ".join(ids[:16])) if ids else "")
+    return Entry(a.first, b.last, ids_only([*a.parts, *b.parts], limit=16))
 
 
 def enforce_cap(entries: list[Entry], cap: int, count: Callable[[str], int] = count_tokens) -> list[Entry]:
@@ -137,7 +197,7 @@ def enforce_cap(entries: list[Entry], cap: int, count: Callable[[str], int] = co
     steps = (substance, ids_only)
     while count(render(entries)) > cap:
         for i, e in enumerate(entries):
-            shrunk = next((s(e.text) for s in steps if len(s(e.text)) < len(e.text)), None)
+            shrunk = next((p for p in (s(e.parts) for s in steps) if len(render_parts(p)) < len(e.text)), None)
             if shrunk is not None and (i < len(entries) - 1 or len(entries) == 1):
                 entries[i] = Entry(e.first, e.last, shrunk)
                 break
@@ -146,9 +206,10 @@ def enforce_cap(entries: list[Entry], cap: int, count: Callable[[str], int] = co
                 entries[0:2] = [_merge(entries[0], entries[1])]
             else:
                 e = entries[0]
-                entries[0] = Entry(e.first, e.last, _squash(e.text, max(0, len(e.text) // 2)) if e.text else "")
-                if not e.text:
+                if not e.parts:
                     break
+                halved = tuple(Part(p.role, _squash(p.text, len(p.text) // 2) if len(p.text) > 2 else "") for p in e.parts)
+                entries[0] = Entry(e.first, e.last, tuple(p for p in halved if p.text))
     return entries
 
 

@@ -18,11 +18,11 @@ def _encoding():  # type: ignore[no-untyped-def]
     return tiktoken.get_encoding(ENCODING_NAME)
 
 
-@lru_cache(maxsize=4096)
 def count_tokens(text: str) -> int:
     """Number of tokens of ``text`` (special-token strings are counted as plain text).
 
-    Cached: assembly re-counts the same blocks while it tries what fits."""
+    Not cached: a cache keyed by texts keeps whatever large texts a caller sent alive in a warm
+    instance. Callers count each text once (context_assembly adds up the pieces)."""
     if not text:
         return 0
     return len(_encoding().encode(text, disallowed_special=()))

@@ -15,6 +15,13 @@ from convmem.ports import Secrets
 
 
 @dataclass(frozen=True)
+class Caller:
+    user_id: str
+    server_side: bool
+    """True for the API key (a trusted server-side caller); False for a visitor token."""
+
+
+@dataclass(frozen=True)
 class IssuedToken:
     user_id: str
     token: str
@@ -55,18 +62,22 @@ class AuthService:
 
     def authenticate(self, headers: Mapping[str, str]) -> str:
         """The user id the request acts as. Header names must be lower-case (HTTP API 2.0 does that)."""
+        return self.identify(headers).user_id
+
+    def identify(self, headers: Mapping[str, str]) -> Caller:
+        """Who is calling: the user the request acts as, and whether it is a server-side caller."""
         auth = headers.get("authorization")
         if auth is not None:
             scheme, _, token = auth.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise UnauthorizedError("Use 'Authorization: Bearer <token>'.", code="invalid_token")
-            return verify_token(token.strip(), self._signing_key(), self._now()).user_id
+            return Caller(verify_token(token.strip(), self._signing_key(), self._now()).user_id, server_side=False)
         if "x-api-key" in headers:
             self._require_api_key(headers)
             user_id = headers.get("x-user-id")
             if not user_id:
                 raise InvalidInputError("x-user-id is required with x-api-key.", code="invalid_userId")
-            return validate_id(user_id, "userId")
+            return Caller(validate_id(user_id, "userId"), server_side=True)
         raise UnauthorizedError("Credentials are required: a bearer token or x-api-key with x-user-id.")
 
     def _require_api_key(self, headers: Mapping[str, str]) -> None:

@@ -10,12 +10,19 @@ from convmem.ports import Cipher, Store
 from convmem.service.stored import decrypt_messages, decrypt_summary, owned_state
 
 MAX_PAGE = 200
+MAX_SESSIONS_PAGE = 100
 
 
 @dataclass(frozen=True)
 class SessionView:
     state: SessionState
     summary: str | None
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    sessions: list[SessionSummary]
+    next: str | None
 
 
 @dataclass(frozen=True)
@@ -30,8 +37,12 @@ class SessionService:
         self._store = store
         self._cipher = cipher
 
-    def list_sessions(self, user_id: str, limit: int = 100) -> list[SessionSummary]:
-        return self._store.list_sessions(user_id, limit)
+    def list_sessions(self, user_id: str, limit: int = MAX_SESSIONS_PAGE, after: str | None = None) -> SessionPage:
+        """A page of the user's sessions, newest first; ``next`` is the ``after`` of the next page."""
+        if not 1 <= limit <= MAX_SESSIONS_PAGE:
+            raise InvalidInputError(f"limit must be 1-{MAX_SESSIONS_PAGE}.", code="invalid_page")
+        sessions, next_cursor = self._store.page_sessions(user_id, limit, after)
+        return SessionPage(sessions, next_cursor)
 
     def _owned(self, user_id: str, session_id: str) -> tuple[SessionState, bytes | None]:
         validate_id(session_id, "sessionId")

@@ -15,13 +15,25 @@ from pydantic import BaseModel, Field, field_validator
 from convmem import deadline
 from convmem.domain import fact_merge
 from convmem.domain.context_assembly import Layers, assemble, check_message_fits
-from convmem.domain.models import ContextReport, Fact, KnowledgeSnippet, SessionState, TurnResult, validate_id
+from convmem.domain.models import (
+    KNOWLEDGE_MAX_BYTES,
+    KNOWLEDGE_MAX_SNIPPETS,
+    KNOWLEDGE_MAX_TOKENS,
+    ContextReport,
+    Fact,
+    KnowledgeSnippet,
+    SessionState,
+    TurnResult,
+    check_knowledge,
+    validate_id,
+)
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
     ConvmemError,
     DependencyUnavailableError,
     ErasureInProgressError,
+    ForbiddenError,
     MessageTooLargeError,
     ModelConfigurationError,
     TurnInProgressError,
@@ -57,7 +69,10 @@ class TurnInput(BaseModel):
     message: str = Field(min_length=1, pattern=r"\S", description="What the visitor said (not blank).")
     channel: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="web, api, ...")
     client_turn_id: str | None = Field(None, alias="clientTurnId", pattern=r"^[A-Za-z0-9._:-]{1,128}$")
-    knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=50)
+    knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=KNOWLEDGE_MAX_SNIPPETS, description=(
+        f"Snippets for this turn's request only, from server-side callers (API key) only: a visitor token "
+        f"that sends any gets 403. At most {KNOWLEDGE_MAX_SNIPPETS} snippets, {KNOWLEDGE_MAX_BYTES:,} bytes and "
+        f"{KNOWLEDGE_MAX_TOKENS:,} tokens in all (each snippet has its own limits); beyond them 400."))
 
     model_config = {"populate_by_name": True, "extra": "ignore"}
 
@@ -67,6 +82,8 @@ class TurnInput(BaseModel):
         if not value.strip():
             raise ValueError("message must not be empty or whitespace only")
         return value
+
+    _knowledge_bounded = field_validator("knowledge")(check_knowledge)
 
 
 @lru_cache(maxsize=1)
@@ -98,23 +115,29 @@ class TurnService:
         self._jobs = jobs
         self._sleep = sleep
 
-    def take_turn(self, user_id: str, session_id: str, turn: TurnInput, *, time_left_s: float | None = None) -> TurnResult:
+    def take_turn(
+        self, user_id: str, session_id: str, turn: TurnInput, *, server_side: bool = False, time_left_s: float | None = None,
+    ) -> TurnResult:
         """Run one turn and return the reply with its context report.
 
+        ``server_side``: the caller holds the API key; only such a caller may send knowledge.
         ``time_left_s`` is the function's remaining time (the Lambda context's): the model's work
         ends ``turn_reserve_s`` before it, so the turn always has time to commit, or to give up,
         release its clientTurnId and answer. None (no Lambda): the model's own deadline only.
 
-        Raises InvalidInputError, MessageTooLargeError (nothing written), NotFoundError (someone
-        else's session), TurnInProgressError (same clientTurnId running), DependencyUnavailableError
-        (DeadlineExceededError when time ran out), ReplyBlockedError, ModelConfigurationError.
+        Raises InvalidInputError, ForbiddenError (knowledge from a visitor), MessageTooLargeError
+        (nothing written), NotFoundError (someone else's session), TurnInProgressError (same
+        clientTurnId running), DependencyUnavailableError (DeadlineExceededError when time ran
+        out), ReplyBlockedError, ModelConfigurationError.
         """
+        validate_id(session_id, "sessionId")
+        if turn.knowledge and not server_side:
+            raise ForbiddenError("Only server-side callers (with the API key) may send knowledge.", code="knowledge_forbidden")
         at = None if time_left_s is None else time.monotonic() + time_left_s - self._settings.turn_reserve_s
         with deadline.within(at):
             return self._take_turn(user_id, session_id, turn)
 
     def _take_turn(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
-        validate_id(session_id, "sessionId")
         s = self._settings
         size = len(turn.message.encode("utf-8"))
         if size > s.max_message_bytes:
