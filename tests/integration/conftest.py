@@ -72,9 +72,11 @@ def _canonical(value: Any) -> Any:
 
 def canonical_scan(scan: dict[str, list[dict[str, Any]]]) -> dict[str, list[str]]:
     """A scan as comparable data: each item as sorted-key JSON (bytes as hex), items sorted.
-    Nothing is ignored: every attribute of every item counts."""
+    Every attribute of every item counts; only the scheduled profile run's lease (``LEASE#...``),
+    taken and freed on the schedule's own clock, never by a request, is left out."""
     return {
-        table: sorted(json.dumps(_canonical(item), sort_keys=True) for item in items)
+        table: sorted(json.dumps(_canonical(item), sort_keys=True) for item in items
+                      if not item.get("PK", {}).get("S", "").startswith("LEASE#"))
         for table, items in scan.items()
     }
 
