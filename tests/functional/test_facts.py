@@ -233,3 +233,16 @@ def test_me_routes_list_forget_and_the_profile(handler, services, facts_fn, sett
 
     status, body = call(handler, load_event("api_get_profile.json"))
     assert status == 200 and body == {"profile": None, "refreshedAt": None}
+
+
+def test_one_flooding_message_cannot_stop_the_facts_told_after_it(services, facts_fn, settings):
+    # 320 likes in one 5 KB message once filled the user's facts for good: the name and the email
+    # told after it were never stored. One message adds a bounded number of facts.
+    flood = " ".join(f"I like thing{i}." for i in range(320))
+    say(services, flood)
+    assert facts_fn(job(1, message_id="flood")) == {"batchItemFailures": []}
+    assert len(services.facts.list_facts(USER)) <= settings.facts_max_per_message
+    say(services, "My name is Minji. My email is minji@example.org")
+    assert facts_fn(job(3, message_id="after")) == {"batchItemFailures": []}
+    facts = by_key(services)
+    assert facts["name"].value == "Minji" and facts["contact.email"].value == "minji@example.org"
