@@ -334,6 +334,42 @@ def turn_event(user_id: str, session_id: str, message: str, **extra: Any) -> dic
     return to_event("POST", f"/v1/sessions/{session_id}/turns", headers, body, "127.0.0.1")
 
 
+def in_process_aws(log_level: str = "WARNING") -> None:
+    """The environment for in-process moto (``mock_aws``): fake credentials, no embedded-server
+    endpoint, and log lines (not the result) quieter."""
+    os.environ.update({"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_DEFAULT_REGION": "us-east-1",
+                       "POWERTOOLS_LOG_LEVEL": log_level})
+    os.environ.pop("AWS_ENDPOINT_URL", None)
+
+
+@dataclass
+class TemplateStack:
+    """template.yaml's resources created in the current (in-process) moto account."""
+
+    template: dict[str, Any]
+    resolver: Any
+
+    def settings(self, function: str = "ApiFunction") -> Any:
+        """``function``'s settings as the template wires them, without queues (a bench runs each
+        job itself, on the consumer's service), also exported as the function would see them."""
+        from convmem.settings import Settings
+
+        from local.template import function_environment
+
+        env = {**function_environment(self.template, function, self.resolver), "FOLD_QUEUE_URL": "", "FACTS_QUEUE_URL": ""}
+        os.environ.update(env)
+        return Settings.from_env(env)
+
+
+def template_stack() -> TemplateStack:
+    """Create template.yaml's resources; call inside ``mock_aws``."""
+    from local.aws import create_resources
+    from local.template import load_template
+
+    template = load_template()
+    return TemplateStack(template, create_resources(template, {"ApiKeySecret": "bench"}))
+
+
 def machine() -> dict[str, Any]:
     import platform
 

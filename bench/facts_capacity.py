@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import os
 import random
 import statistics
 import sys
@@ -32,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
+
+from bench.common import in_process_aws, template_stack  # noqa: E402
 
 GOAL_JOB_MS = 50.0
 # What people tell, in the project's own words: events with a time, plans, family, work, health.
@@ -83,9 +84,7 @@ def _facts(n: int, now: datetime) -> list:
 
 
 def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int = 15) -> dict:
-    os.environ.update({"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_DEFAULT_REGION": "us-east-1"})
-    os.environ.pop("AWS_ENDPOINT_URL", None)
-    os.environ["POWERTOOLS_LOG_LEVEL"] = "ERROR"
+    in_process_aws("ERROR")
     from moto import mock_aws
 
     with mock_aws():
@@ -93,19 +92,13 @@ def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int
         from convmem.domain import fact_merge
         from convmem.service import stored
         from convmem.service.turn import TurnInput
-        from convmem.settings import Settings
 
-        from local.aws import create_resources
         from local.lambda_runtime import LambdaContext, load_handler
-        from local.template import function_environment, load_template
 
-        template = load_template()
-        resolver = create_resources(template, {"ApiKeySecret": "bench"})
-        env = {**function_environment(template, "ApiFunction", resolver), "FOLD_QUEUE_URL": "", "FACTS_QUEUE_URL": ""}
-        os.environ.update(env)
-        settings = Settings.from_env(env)
+        stack = template_stack()
+        settings = stack.settings()
         api = build_api(settings)
-        facts_fn = load_handler(template, "FactsFunction", resolver)
+        facts_fn = load_handler(stack.template, "FactsFunction", stack.resolver)
         base = json.loads((ROOT / "events" / "facts_job.json").read_text())
         store, cipher = api.turns._store, api.turns._cipher  # noqa: SLF001 - the bench times the turn path's own parts
         from botocore.endpoint import Endpoint

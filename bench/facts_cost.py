@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import statistics
 import sys
 import time
@@ -23,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
 
+from bench.common import in_process_aws, template_stack  # noqa: E402
+
 
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
@@ -30,9 +31,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) -> dict:
-    os.environ.update({"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_DEFAULT_REGION": "us-east-1"})
-    os.environ.pop("AWS_ENDPOINT_URL", None)
-    os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # the handler's per-job log lines are not the result
+    in_process_aws("WARNING")  # the handler's per-job log lines are not the result
     from moto import mock_aws
 
     with mock_aws():
@@ -41,19 +40,13 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
         from convmem.domain.models import FactCandidate, FactSource
         from convmem.service.stored import decrypt_facts, encrypt_fact_shards, split_facts
         from convmem.service.turn import TurnInput
-        from convmem.settings import Settings
 
-        from local.aws import create_resources
         from local.lambda_runtime import LambdaContext, load_handler
-        from local.template import function_environment, load_template
 
-        template = load_template()
-        resolver = create_resources(template, {"ApiKeySecret": "bench"})
-        env = {**function_environment(template, "ApiFunction", resolver), "FOLD_QUEUE_URL": "", "FACTS_QUEUE_URL": ""}
-        os.environ.update(env)
-        settings = Settings.from_env(env)
+        stack = template_stack()
+        settings = stack.settings()
         api = build_api(settings)
-        facts_fn = load_handler(template, "FactsFunction", resolver)
+        facts_fn = load_handler(stack.template, "FactsFunction", stack.resolver)
         base = json.loads((ROOT / "events" / "facts_job.json").read_text())
 
         # --- facts Lambda per job
