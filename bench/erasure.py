@@ -39,12 +39,15 @@ def seed(stack, sessions: int, messages: int) -> int:
         sid = f"erase-session-{s}"
         for seq in range(1, messages + 1):
             ct = cipher.encrypt(f"message {seq} of session {s}", user_id=USER, session_id=sid, kind=MESSAGE_KIND, ref=str(seq))
-            items.append({"PK": {"S": f"SESSION#{sid}"}, "SK": {"S": f"MSG#{seq:010d}"}, "seq": {"N": str(seq)},
+            items.append({"PK": {"S": f"SESSION#{USER}#{sid}"}, "SK": {"S": f"MSG#{seq:010d}"}, "seq": {"N": str(seq)},
                           "role": {"S": "visitor" if seq % 2 else "agent"}, "channel": {"S": "api"}, "at": {"S": now},
                           "ct": {"B": ct}})
-        items.append({"PK": {"S": f"SESSION#{sid}"}, "SK": {"S": "STATE"}, "sessionId": {"S": sid}, "owner": {"S": USER},
+        items.append({"PK": {"S": f"SESSION#{USER}#{sid}"}, "SK": {"S": "STATE"}, "sessionId": {"S": sid},
                       "ownerKey": {"S": f"USER#{USER}"}, "messageCount": {"N": str(messages)}, "cursor": {"N": "0"},
                       "createdAt": {"S": now}, "updatedAt": {"S": now}})
+        # The session's marker in its user's partition, as the first turn writes it (erasure finds sessions by it).
+        items.append({"PK": {"S": f"USER#{USER}"}, "SK": {"S": f"SESSION#{sid}"}, "sessionId": {"S": sid},
+                      "createdAt": {"S": now}})
     for i in range(0, len(items), 25):
         pending = [{"PutRequest": {"Item": it}} for it in items[i:i + 25]]
         while pending:
@@ -55,9 +58,8 @@ def seed(stack, sessions: int, messages: int) -> int:
 
 def remaining(stack) -> int:
     items = [i for i in stack.scan_all() if "PK" in i]
-    sessions = {i["PK"]["S"] for i in items if i.get("owner", {}).get("S") == USER}
-    return sum(1 for i in items if i["PK"]["S"] in sessions or (i["PK"]["S"] == f"USER#{USER}" and i["SK"]["S"] != "ERASURE")
-               or i["PK"]["S"].startswith("SESSION#erase-session-"))
+    return sum(1 for i in items if i["PK"]["S"].startswith(f"SESSION#{USER}#")
+               or (i["PK"]["S"] == f"USER#{USER}" and i["SK"]["S"] != "ERASURE"))
 
 
 def run(sessions: int = 50, messages: int = 100) -> dict:

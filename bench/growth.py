@@ -114,7 +114,7 @@ def _floor_writes(table: str, session: str, seq: int, puts: list[dict[str, Any]]
     The floor's messages go round RING slots (the condition lets a newer seq replace an older one),
     so the table keeps the size it would have without the floors: moto's Query looks at every item
     of the table, and floors that piled up rows would slow the turn they are compared with."""
-    pk = f"SESSION#{session}"
+    pk = f"SESSION#{USER}#{session}"  # the store's key: sessions live inside their user
     items = []
     for i, put in enumerate(puts):
         item = dict(put["Put"]["Item"])
@@ -139,7 +139,7 @@ def _session_query(ddb: Any, table: str, session: str) -> Any:
     from convmem.adapters.dynamodb_store import _PAGE_SLACK
 
     return ddb.query(
-        TableName=table, KeyConditionExpression="PK = :pk", ExpressionAttributeValues={":pk": {"S": f"SESSION#{session}"}},
+        TableName=table, KeyConditionExpression="PK = :pk", ExpressionAttributeValues={":pk": {"S": f"SESSION#{USER}#{session}"}},
         ScanIndexForward=False, Limit=1 + 12 + _PAGE_SLACK,
     )
 

@@ -167,13 +167,13 @@ def _verify(stack: LocalStack, records: list[dict[str, Any]]) -> dict[str, Any]:
     problems: list[str] = []
     pairs_ok = 0
     for user, session in sessions:
-        mine = [r for r in ok if r["session"] == session]
+        mine = [r for r in ok if (r["user"], r["session"]) == (user, session)]  # a session is (user, id)
         if not mine:
             problems.append(f"{session}: no turn succeeded")
             continue
         msgs = _transcript(stack, user, session)
         if msgs is None:
-            problems.append(f"{session}: its user gets 404 (the session is stored under another owner)")
+            problems.append(f"{session}: its user gets 404 (no session of that id is theirs)")
             continue
         seqs = [m["seq"] for m in msgs]
         if seqs != list(range(1, 2 * len(mine) + 1)):

@@ -299,7 +299,7 @@ def replay(stack: Stack, conv: Conversation, user: str, max_sessions: int | None
             start = time.perf_counter()
             stack.facts.process(FactsJob(user_id=user, session_id=sid, visitor_seq=result.visitor_seq))
             facts_ms.append((time.perf_counter() - start) * 1000)
-            state, _ = stack.fold._store.get_state(sid)  # noqa: SLF001 - the cursor the turn path computed its job from
+            state, _ = stack.fold._store.get_state(user, sid)  # noqa: SLF001 - the cursor the turn path computed its job from
             through = fold_target(result.agent_seq, state.summarized_through, stack.window)
             if through is not None:
                 stack.fold.fold(sid, user, through)

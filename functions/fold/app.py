@@ -1,4 +1,4 @@
-"""Fold consumer (SQS FIFO, group = session): rolling-summary folds with partial batch failures."""
+"""Fold consumer (SQS FIFO, group = one user's session): rolling-summary folds with partial batch failures."""
 
 from __future__ import annotations
 
@@ -31,21 +31,24 @@ def service() -> FoldService:
     return build_fold(settings())
 
 
-def _targets(records: list[dict[str, Any]]) -> dict[str, int]:
-    """Highest throughSeq per session in this batch: several jobs of one session fold once."""
-    out: dict[str, int] = {}
+def _targets(records: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
+    """Highest throughSeq per (user, session) in this batch: several jobs of one session fold once
+    (a session is named by both ids: two users' "support" are two sessions)."""
+    out: dict[tuple[str, str], int] = {}
     for r in records:
         try:
             job = json.loads(r["body"])
-            out[job["sessionId"]] = max(out.get(job["sessionId"], 0), int(job["throughSeq"]))
+            key = (str(job["userId"]), str(job["sessionId"]))
+            out[key] = max(out.get(key, 0), int(job["throughSeq"]))
         except (ValueError, KeyError, TypeError):
             continue  # a malformed job fails on its own in handle(), then goes to the DLQ
     return out
 
 
-def handle(record: SQSRecord, targets: dict[str, int]) -> None:
+def handle(record: SQSRecord, targets: dict[tuple[str, str], int]) -> None:
     job = json.loads(record.body)
-    outcome = service().fold(job["sessionId"], job["userId"], targets.get(job["sessionId"], int(job["throughSeq"])))
+    through = targets.get((job["userId"], job["sessionId"]), int(job["throughSeq"]))
+    outcome = service().fold(job["sessionId"], job["userId"], through)
     logger.info("fold", extra={"session_id": outcome.session_id, "cursor": outcome.cursor_after, "folded": outcome.folded})
 
 

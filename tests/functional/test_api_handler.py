@@ -96,17 +96,22 @@ def test_bad_input_gets_a_clear_json_error_and_writes_nothing(handler, aws, even
     assert scan_all(aws[1]) == before
 
 
-def test_another_users_session_is_not_found_for_every_route(handler):
+def test_another_users_session_id_is_a_session_of_their_own(handler):
+    # sample-user talks in sample-session; mallory sees no such session of hers...
     assert call(handler, load_event("api_turn.json"))[0] == 200
-    for name in ("api_get_session.json", "api_messages.json", "api_turn.json"):
+    for name in ("api_get_session.json", "api_messages.json"):
         event = load_event(name)
         event["headers"]["x-user-id"] = "mallory"
-        if name == "api_turn.json":
-            event["body"] = json.dumps({"message": "let me in"})
         status, body = call(handler, event)
         assert (status, body["error"]["code"]) == (404, "session_not_found"), name
+    # ...and her turn to that id starts her own conversation, never joins sample-user's
+    event = load_event("api_turn.json")
+    event["headers"]["x-user-id"] = "mallory"
+    event["body"] = json.dumps({"message": "let me in"})
+    status, body = call(handler, event)
+    assert (status, body["visitorSeq"], body["context"]["windowMessages"]) == (200, 1, 0)
     status, page = call(handler, load_event("api_messages.json"))
-    assert len(page["messages"]) == 2
+    assert len(page["messages"]) == 2 and "let me in" not in json.dumps(page)
 
 
 def test_a_message_over_the_byte_limit_is_413_and_writes_nothing(handler, aws):

@@ -9,6 +9,7 @@ import threading
 import boto3
 import pytest
 from convmem.adapters.local_model import LocalModel
+from convmem.adapters.sqs_jobs import _dedup_id
 from convmem.composition import build_fold
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
@@ -88,7 +89,8 @@ def test_the_turn_path_enqueues_ids_only_jobs(services, settings):
     assert {b["throughSeq"] for b in bodies} == {2, 4}
     assert all(set(b) == {"sessionId", "userId", "throughSeq"} for b in bodies)
     assert all("canary" not in m["Body"] for m in got)
-    assert {m["Attributes"]["MessageGroupId"] for m in got} == {SESSION}
+    # One FIFO group per (user, session): another user's session of this id never shares it
+    assert {m["Attributes"]["MessageGroupId"] for m in got} == {_dedup_id(USER, SESSION)}
 
 
 def test_a_duplicate_delivery_folds_nothing_twice(services, fold_fn):

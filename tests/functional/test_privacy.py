@@ -44,11 +44,9 @@ def grow(services, settings, user):
 
 
 def user_items(items, user):
-    pk_user, sessions = f"USER#{user}", set()
-    for i in items:
-        if i.get("owner", {}).get("S") == user:
-            sessions.add(i["PK"]["S"])
-    return [i for i in items if "PK" in i and (i["PK"]["S"] == pk_user or i["PK"]["S"] in sessions)]
+    """The user's items: their own partition and their sessions' (whose keys begin with them)."""
+    pk_user, sessions = f"USER#{user}", f"SESSION#{user}#"
+    return [i for i in items if "PK" in i and (i["PK"]["S"] == pk_user or i["PK"]["S"].startswith(sessions))]
 
 
 def ciphertexts(items):
@@ -56,7 +54,7 @@ def ciphertexts(items):
     out = []
     for i in items:
         pk, sk = i["PK"]["S"], i["SK"]["S"]
-        session = pk.removeprefix("SESSION#") if pk.startswith("SESSION#") else "-"
+        session = pk.split("#")[2] if pk.startswith("SESSION#") else "-"  # SESSION#<uid>#<sid>
         if sk.startswith("MSG#"):
             out.append(("message", session, str(int(sk[4:])), bytes(i["ct"]["B"])))
         elif sk == "STATE" and "summaryCt" in i:
@@ -168,7 +166,8 @@ def test_forgetting_a_session_keeps_facts_and_other_sessions(handler, aws, servi
     out = handler(load_event("api_delete_session.json"))
     assert out["statusCode"] == 204
     items = scan_all(aws[1])
-    assert not [i for i in items if i.get("PK", {}).get("S") == f"SESSION#{SESSION}"]
+    assert not [i for i in items if i.get("PK", {}).get("S") == f"SESSION#{USER}#{SESSION}"]
+    assert not [i for i in items if i.get("SK", {}).get("S") == f"SESSION#{SESSION}"]  # nor its marker
     assert not [i for i in items if i.get("SK", {}).get("S", "").startswith(f"TURN#{SESSION}#")]
     assert call(handler, load_event("api_get_session.json"))[0] == 404
     assert [s.session_id for s in services.sessions.list_sessions(USER).sessions] == ["second-session"]

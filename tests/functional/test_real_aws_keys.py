@@ -135,8 +135,8 @@ def branch_key_items(resolver) -> list[dict]:
 def user_sort_keys(resolver) -> list[str]:
     """Every item left of the user: their USER# items and the items of sessions they own."""
     items = scan_all(resolver)
-    sessions = {i["PK"]["S"] for i in items if i.get("owner", {}).get("S") == USER}
-    return sorted(i["SK"]["S"] for i in items if "PK" in i and (i["PK"]["S"] == f"USER#{USER}" or i["PK"]["S"] in sessions))
+    return sorted(i["SK"]["S"] for i in items if "PK" in i and (
+        i["PK"]["S"] == f"USER#{USER}" or i["PK"]["S"].startswith(f"SESSION#{USER}#")))
 
 
 @pytest.mark.parametrize("session", [
@@ -179,7 +179,7 @@ def test_a_fold_in_flight_when_the_erasure_starts_writes_no_summary(aws, setting
         services.turns.take_turn(USER, SESSION, TurnInput(message=f"order question {i} about ZX-{i}"))
     fold = build_fold(settings, model=ErasedMeanwhile(settings, budget_s=0))  # items left to the queue
     outcome = fold.fold(SESSION, USER, 4)
-    state = [i for i in scan_all(resolver) if i.get("PK", {}).get("S") == f"SESSION#{SESSION}" and i["SK"]["S"] == "STATE"][0]
+    state = [i for i in scan_all(resolver) if i.get("PK", {}).get("S") == f"SESSION#{USER}#{SESSION}" and i["SK"]["S"] == "STATE"][0]
     assert outcome.cursor_after == 0 and "summaryCt" not in state and state["cursor"]["N"] == "0"
 
 

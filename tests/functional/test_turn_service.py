@@ -12,11 +12,11 @@ def turn(services, user, session, text, **kw):
     return services.turns.take_turn(user, session, TurnInput(message=text, **kw))
 
 
-def message_items(settings, session):
+def message_items(settings, session, user="alice"):
     items = boto3.client("dynamodb").query(
         TableName=settings.table_name,
         KeyConditionExpression="PK = :pk AND begins_with(SK, :m)",
-        ExpressionAttributeValues={":pk": {"S": f"SESSION#{session}"}, ":m": {"S": "MSG#"}},
+        ExpressionAttributeValues={":pk": {"S": f"SESSION#{user}#{session}"}, ":m": {"S": "MSG#"}},
     )["Items"]
     return items
 

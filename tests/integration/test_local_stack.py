@@ -165,34 +165,33 @@ def test_a_canary_word_is_stored_nowhere_in_plaintext(stack: Stack) -> None:
 
 
 # 4 -------------------------------------------------------------------------------------------
-def test_another_user_gets_404_and_cannot_post(stack: Stack) -> None:
+def test_another_users_session_id_is_not_found_and_a_turn_starts_the_callers_own(stack: Stack) -> None:
     owner, intruder, session = uid("u-owner"), uid("u-intruder"), uid("s-private")
     assert stack.turn(owner, session, "private conversation about my bank").status_code == 200
     assert stack.turn(owner, session, "second private message").status_code == 200
     before_transcript = stack.transcript(owner, session)
     before = canonical_scan(stack.settle())
 
-    for path in (f"/v1/sessions/{session}", f"/v1/sessions/{session}/messages"):
-        assert_error(requests.get(stack.url + path, headers=stack.headers(intruder), timeout=10), 404, "session_not_found")
-    assert_error(stack.turn(intruder, session, "let me in"), 404, "session_not_found")
-    assert_error(stack.turn(intruder, session, "let me in", clientTurnId="ct-intrude"), 404, "session_not_found")
-
-    # the intruder's token does no better than its API identity
+    # an id someone else has answers exactly as one nobody has
+    for path in ("/v1/sessions/{}", "/v1/sessions/{}/messages"):
+        taken = requests.get(stack.url + path.format(session), headers=stack.headers(intruder), timeout=10)
+        missing = requests.get(stack.url + path.format(uid("s-missing")), headers=stack.headers(intruder), timeout=10)
+        assert_error(taken, 404, "session_not_found")
+        assert (taken.status_code, taken.json()) == (missing.status_code, missing.json())
     tok = requests.post(f"{stack.url}/v1/tokens", json={"userId": intruder},
                         headers={"x-api-key": stack.api_key, **JSON}, timeout=10).json()["token"]
     assert_error(requests.get(f"{stack.url}/v1/sessions/{session}/messages", headers=stack.bearer(tok), timeout=10),
                  404, "session_not_found")
-    assert_error(stack.turn_with(stack.bearer(tok), session, "let me in"), 404, "session_not_found")
-
-    # an unknown session looks exactly like someone else's
-    missing = requests.get(f"{stack.url}/v1/sessions/{uid('s-missing')}", headers=stack.headers(intruder), timeout=10)
-    assert_error(missing, 404, "session_not_found")
-
     listed = requests.get(f"{stack.url}/v1/sessions", headers=stack.headers(intruder), timeout=10).json()["sessions"]
     assert session not in [s["sessionId"] for s in listed]
-    assert stack.transcript(owner, session) == before_transcript
-    assert len(before_transcript) == 4
     assert canonical_scan(stack.scan_all_tables()) == before
+
+    # a turn to that id is the intruder's own new conversation: the owner's stays as it was
+    mine = stack.turn(intruder, session, "let me in")
+    assert mine.status_code == 200 and mine.json()["visitorSeq"] == 1 and "bank" not in mine.json()["reply"]
+    assert stack.turn_with(stack.bearer(tok), session, "me again").json()["visitorSeq"] == 3
+    assert [m["text"] for m in stack.transcript(intruder, session) if m["role"] == "visitor"] == ["let me in", "me again"]
+    assert stack.transcript(owner, session) == before_transcript and len(before_transcript) == 4
 
 
 # 5 -------------------------------------------------------------------------------------------

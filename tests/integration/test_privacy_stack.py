@@ -50,5 +50,5 @@ def test_erasure_over_http(stack):
     assert turn.status_code == 409 and turn.json()["error"]["code"] == "erasure_in_progress"
     export = requests.get(f"{stack.url}/v1/me/export", headers=stack.headers(user), timeout=10).json()
     assert export == {"userId": user, "profile": None, "profileRefreshedAt": None, "facts": [], "sessions": []}
-    left = [i for i in stack.settled_scan() if i.get("PK", {}).get("S") in {f"SESSION#erase-{n}" for n in range(3)}]
+    left = [i for i in stack.settled_scan() if i.get("PK", {}).get("S") in {f"SESSION#{user}#erase-{n}" for n in range(3)}]
     assert left == []

@@ -73,11 +73,12 @@ class TurnClaim:
 class Store(Protocol):
     """Persistence of sessions, messages and turn records. The only place that knows keys."""
 
-    def load_session(self, session_id: str) -> SessionSnapshot:
-        """The state and every message after its cursor, in seq order. Raises DependencyUnavailableError."""
+    def load_session(self, user_id: str, session_id: str) -> SessionSnapshot:
+        """The user's session ``session_id``: the state and every message after its cursor, in seq
+        order (state None when the user has no such session). Raises DependencyUnavailableError."""
 
-    def get_state(self, session_id: str) -> tuple[SessionState | None, bytes | None]:
-        """The state item and the summary ciphertext, or (None, None)."""
+    def get_state(self, user_id: str, session_id: str) -> tuple[SessionState | None, bytes | None]:
+        """The user's session's state item and summary ciphertext, or (None, None)."""
 
     def commit_turn(
         self,
@@ -92,10 +93,10 @@ class Store(Protocol):
     ) -> None:
         """Write both messages and the state update atomically, conditioned on ``expected_count``.
 
-        Raises ConcurrentUpdateError when another turn (or another owner) got there first.
+        Raises ConcurrentUpdateError when another turn got there first.
         """
 
-    def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
+    def messages_between(self, user_id: str, session_id: str, low: int, high: int) -> list[StoredMessage]:
         """Messages with low <= seq <= high, ascending."""
 
     def advance_summary(
@@ -111,7 +112,7 @@ class Store(Protocol):
         """One page of ``list_sessions`` from the opaque cursor ``after``, and the next page's cursor
         (None on the last page). InvalidInputError for a cursor this user was not given."""
 
-    def list_messages(self, session_id: str, after: int, limit: int) -> list[StoredMessage]:
+    def list_messages(self, user_id: str, session_id: str, after: int, limit: int) -> list[StoredMessage]:
         """Messages with seq > ``after``, ascending, at most ``limit``."""
 
     def claim_turn(
@@ -126,7 +127,7 @@ class Store(Protocol):
     def load_user_memory(self, user_id: str) -> UserMemory:
         """The facts document and the profile in one read."""
 
-    def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
+    def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
 
     def get_facts(self, user_id: str) -> tuple[int, dict[int, bytes]]:
@@ -147,7 +148,7 @@ class Store(Protocol):
     def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
         """Store a new profile; the user stays due if they were active again after ``active_at``."""
 
-    def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
+    def recent_messages(self, user_id: str, session_id: str, limit: int) -> list[StoredMessage]:
         """The newest ``limit`` messages of a session, newest first."""
 
     def acquire_lease(self, name: str, *, owner: str, now: datetime, until: datetime) -> bool:
@@ -158,7 +159,7 @@ class Store(Protocol):
 
     # --- forgetting
     def all_session_ids(self, user_id: str) -> list[str]:
-        """Every session of the user (all pages of the owner index)."""
+        """Every session of the user, including one created a moment ago (read consistently, all pages)."""
 
     def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:
         """Delete the session's state, messages and turn records; False if time ran out first."""

@@ -1,15 +1,36 @@
 """DynamoDB persistence: the only module that knows the key schema.
 
-| PK                | SK                         | holds                                      |
-|-------------------|----------------------------|--------------------------------------------|
-| SESSION#<sid>     | MSG#<seq, 10 digits>       | one message: role, channel, at, ciphertext |
-| SESSION#<sid>     | STATE (sorts after MSG#)   | owner, count, cursor, summary ct, times    |
-| USER#<uid>        | TURN#<sid>#<clientTurnId>  | idempotency record of a turn               |
-| USER#<uid>        | FACTS                      | version, count, ct of facts shard 0        |
-| USER#<uid>        | FACTS#<n>                  | ct of facts shard n (1 .. facts_shards-1)  |
-| USER#<uid>        | PROFILE                    | profile ct, refreshedAt, activeAt, dueShard|
-| USER#<uid>        | ERASURE                    | state (erasing / erased), until, erasedAt  |
-| LEASE#<name>      | LEASE                      | owner, leaseUntil: one scheduled run a time|
+| PK                  | SK                        | holds                                      |
+|---------------------|---------------------------|--------------------------------------------|
+| SESSION#<uid>#<sid> | MSG#<seq, 10 digits>      | one message: role, channel, at, ciphertext |
+| SESSION#<uid>#<sid> | STATE (sorts after MSG#)  | sessionId, count, cursor, summary ct, times|
+| USER#<uid>          | SESSION#<sid>             | the session's marker: sessionId, createdAt |
+| USER#<uid>          | TURN#<sid>#<clientTurnId> | idempotency record of a turn               |
+| USER#<uid>          | FACTS                     | version, count, ct of facts shard 0        |
+| USER#<uid>          | FACTS#<n>                 | ct of facts shard n (1 .. facts_shards-1)  |
+| USER#<uid>          | PROFILE                   | profile ct, refreshedAt, activeAt, dueShard|
+| USER#<uid>          | ERASURE                   | state (erasing / erased), until, erasedAt  |
+| LEASE#<name>        | LEASE                     | owner, leaseUntil: one scheduled run a time|
+
+**Sessions live inside their user.** A session is named by (user, sessionId): its partition key
+carries both (ids are 1-128 of ``A-Za-z0-9._:-``, never ``#``, so the key splits one way only),
+and two users' ``support`` are two unrelated partitions. Nothing is looked up by sessionId alone,
+so another user's session of the same id is, to a caller, exactly a session that does not exist.
+Why a partition per (user, session) rather than the session under the user's own partition
+(``USER#<uid>`` / ``S#<sid>#MSG#...``):
+- hot partitions: a session's turns, folds and facts cursor stay on their own partition, as
+  before; one busy user with many sessions is spread over many partitions, not one;
+- IAM: ``SESSION#*`` and ``USER#*`` stay two LeadingKeys patterns, so the fold function still
+  reaches session items only (its one touch of a USER# item is the erasure ConditionCheck); under
+  one user partition every function that folds would also reach the user's facts and profile;
+- the list: still the ``ByOwner`` GSI (newest first, one Query a page);
+- the erasure sweep: an index is eventually consistent, so it cannot be the only way to find a
+  user's sessions. The first turn of a session writes its marker ``USER#<uid>`` /
+  ``SESSION#<sid>`` in the same transaction as its first messages and STATE (and with the
+  erasure ConditionCheck), and a session's delete removes STATE and marker in one transaction:
+  a session exists exactly when its marker does. Erasure writes ``erasing`` first, then finds the
+  sessions by a strongly consistent Query of the markers: a turn committed before the marker is
+  found, one after it is refused. Warm turns write no marker (one TransactWriteItems still).
 
 The user's session list is the ``ByOwner`` GSI over STATE items (``ownerKey`` = USER#<uid>,
 ``updatedAt``), so listing is one Query, newest first, with no index item to keep in step.
@@ -79,8 +100,20 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 _PAGE_SLACK = 8
 
 
-def _session_pk(session_id: str) -> str:
-    return f"SESSION#{session_id}"
+SESSION_MARK = "SESSION#"
+
+
+def _session_pk(user_id: str, session_id: str) -> str:
+    """A session's partition: both ids, so the same sessionId under two users is two sessions.
+    Neither id can hold ``#`` (validated at the edge; refused here too, as a key could otherwise
+    be read two ways)."""
+    if "#" in user_id or "#" in session_id:
+        raise InvalidInputError("Ids may not contain '#'.")
+    return f"{SESSION_MARK}{user_id}#{session_id}"
+
+
+def _marker_sk(session_id: str) -> str:
+    return f"{SESSION_MARK}{session_id}"
 
 
 def _user_pk(user_id: str) -> str:
@@ -102,7 +135,8 @@ def _session_cursor_key(cursor: str, user_id: str) -> dict[str, Any]:
     except (ValueError, TypeError):
         key = None
     if (not isinstance(key, dict) or set(key) != set(_OWNER_INDEX_KEY)
-            or not all(isinstance(v, str) for v in key.values()) or key["ownerKey"] != _user_pk(user_id)):
+            or not all(isinstance(v, str) for v in key.values()) or key["ownerKey"] != _user_pk(user_id)
+            or not key["PK"].startswith(f"{SESSION_MARK}{user_id}#")):
         raise InvalidInputError("after is not a cursor this list returned.", code="invalid_page")
     return {k: {"S": v} for k, v in key.items()}
 
@@ -173,10 +207,10 @@ def _to_message(item: dict[str, Any]) -> StoredMessage:
     )
 
 
-def _to_state(item: dict[str, Any]) -> tuple[SessionState, bytes | None]:
+def _to_state(item: dict[str, Any], user_id: str) -> tuple[SessionState, bytes | None]:
     state = SessionState(
         session_id=item["sessionId"]["S"],
-        owner=item["owner"]["S"],
+        owner=user_id,  # the key says whose it is
         message_count=int(item["messageCount"]["N"]),
         summarized_through=int(item.get("cursor", {"N": "0"})["N"]),
         facts_through=int(item.get("factsThrough", {"N": "0"})["N"]),
@@ -247,10 +281,10 @@ class DynamoDBStore:
             raise _dependency_error(exc, what) from exc
 
     # --- reads -------------------------------------------------------------------------
-    def load_session(self, session_id: str) -> SessionSnapshot:
+    def load_session(self, user_id: str, session_id: str) -> SessionSnapshot:
         """One descending Query returns STATE first, then the newest messages; a second,
         exactly bounded Query fetches the rest of a pending backlog when there is one."""
-        pk = _session_pk(session_id)
+        pk = _session_pk(user_id, session_id)
         try:
             page = self._ddb.query(
                 TableName=self._table,
@@ -264,7 +298,7 @@ class DynamoDBStore:
         items = page["Items"]
         if not items or items[0]["SK"]["S"] != STATE_SK:
             return SessionSnapshot(state=None, messages=[])
-        state, summary_ct = _to_state(items[0])
+        state, summary_ct = _to_state(items[0], user_id)
         cursor = state.summarized_through
         messages = [_to_message(i) for i in items[1:] if int(i["seq"]["N"]) > cursor]
         oldest = messages[-1].seq if messages else state.message_count + 1
@@ -273,14 +307,14 @@ class DynamoDBStore:
         messages.sort(key=lambda m: m.seq)
         return SessionSnapshot(state=state, messages=messages, summary_ciphertext=summary_ct)
 
-    def messages_between(self, session_id: str, low: int, high: int) -> list[StoredMessage]:
+    def messages_between(self, user_id: str, session_id: str, low: int, high: int) -> list[StoredMessage]:
         """Messages with low <= seq <= high, ascending (every page), read consistently.
 
         The fold and facts jobs call it right after the turn that committed ``high``: an
         eventually consistent Query can still lack those rows, and the job would then fold a gap
         (fold_gap, a failed job) or move the facts cursor past a message it never read (a fact
         never learnt). A strongly consistent read sees every committed row."""
-        return self._between(_session_pk(session_id), low, high, consistent=True)
+        return self._between(_session_pk(user_id, session_id), low, high, consistent=True)
 
     def _between(self, pk: str, low: int, high: int, *, consistent: bool) -> list[StoredMessage]:
         out: list[StoredMessage] = []
@@ -300,19 +334,19 @@ class DynamoDBStore:
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "load messages") from exc
 
-    def get_state(self, session_id: str) -> tuple[SessionState | None, bytes | None]:
+    def get_state(self, user_id: str, session_id: str) -> tuple[SessionState | None, bytes | None]:
         """The STATE item, read consistently: every caller decides on it right after a write.
         The fold and facts jobs take their range from its count and cursors (a stale count skips
         the message just committed; a stale cursor loses every conditional write on it), and a
         turn that lost its commit reloads it to find the next free seqs."""
         try:
             item = self._ddb.get_item(
-                TableName=self._table, Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                TableName=self._table, Key={"PK": {"S": _session_pk(user_id, session_id)}, "SK": {"S": STATE_SK}},
                 ConsistentRead=True,
             ).get("Item")
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "get session") from exc
-        return _to_state(item) if item else (None, None)
+        return _to_state(item, user_id) if item else (None, None)
 
     def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
         return self.page_sessions(user_id, limit)[0]
@@ -348,13 +382,13 @@ class DynamoDBStore:
         ]
         return sessions, (_session_cursor(items[-1]) if more and items else None)
 
-    def list_messages(self, session_id: str, after: int, limit: int) -> list[StoredMessage]:
+    def list_messages(self, user_id: str, session_id: str, after: int, limit: int) -> list[StoredMessage]:
         try:
             page = self._ddb.query(
                 TableName=self._table,
                 KeyConditionExpression="PK = :pk AND SK BETWEEN :lo AND :hi",
                 ExpressionAttributeValues={
-                    ":pk": {"S": _session_pk(session_id)},
+                    ":pk": {"S": _session_pk(user_id, session_id)},
                     ":lo": {"S": _msg_sk(after + 1)},
                     ":hi": {"S": _msg_sk(10**10 - 1)},
                 },
@@ -376,7 +410,7 @@ class DynamoDBStore:
         client_turn_id: str | None = None,
         response_ciphertext: bytes | None = None,
     ) -> None:
-        pk = _session_pk(session_id)
+        pk = _session_pk(user_id, session_id)
         when = _iso(now)
         puts = [
             {
@@ -400,25 +434,24 @@ class DynamoDBStore:
             condition = "attribute_not_exists(PK)"
             values: dict[str, Any] = {}
         else:
-            condition = "messageCount = :expected AND #owner = :owner"
+            condition = "messageCount = :expected"
             values = {":expected": {"N": str(expected_count)}}
         state_update = {
             "Update": {
                 "TableName": self._table,
                 "Key": {"PK": {"S": pk}, "SK": {"S": STATE_SK}},
                 "UpdateExpression": (
-                    "SET messageCount = :count, updatedAt = :now, sessionId = :sid, #owner = :owner, "
+                    "SET messageCount = :count, updatedAt = :now, sessionId = :sid, "
                     "ownerKey = :ownerKey, createdAt = if_not_exists(createdAt, :now), "
                     "#cursor = if_not_exists(#cursor, :zero)"
                 ),
                 "ConditionExpression": condition,
-                "ExpressionAttributeNames": {"#owner": "owner", "#cursor": "cursor"},
+                "ExpressionAttributeNames": {"#cursor": "cursor"},
                 "ExpressionAttributeValues": {
                     **values,
                     ":count": {"N": str(expected_count + len(messages))},
                     ":now": {"S": when},
                     ":sid": {"S": session_id},
-                    ":owner": {"S": user_id},
                     ":ownerKey": {"S": _user_pk(user_id)},
                     ":zero": {"N": "0"},
                 },
@@ -426,6 +459,8 @@ class DynamoDBStore:
         }
         # The erasure check first: its index tells an erasure from a lost race when cancelled.
         items: list[dict[str, Any]] = [self._erasure_check(user_id, now), *puts, state_update]
+        if expected_count == 0:  # the session's first turn: its marker, found by erasure (module docstring)
+            items.append(self._marker_put(user_id, session_id, when))
         if client_turn_id is not None:
             items.append(self._complete_claim(user_id, session_id, client_turn_id, response_ciphertext or b"", now))
         try:
@@ -453,7 +488,7 @@ class DynamoDBStore:
         self._write_unless_erasing(user_id, now, {
             "Update": {
                 "TableName": self._table,
-                "Key": {"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+                "Key": {"PK": {"S": _session_pk(user_id, session_id)}, "SK": {"S": STATE_SK}},
                 "UpdateExpression": "SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
                 "ConditionExpression": "#cursor = :old AND messageCount >= :new",
                 "ExpressionAttributeNames": {"#cursor": "cursor"},
@@ -465,6 +500,13 @@ class DynamoDBStore:
                 },
             }
         }, "advance summary", "The summary cursor moved while this fold ran.")
+
+    def _marker_put(self, user_id: str, session_id: str, when: str) -> dict[str, Any]:
+        """The session's marker in its user's partition. Unconditional: the STATE condition of the
+        same transaction already decides whether this turn creates the session."""
+        return {"Put": {"TableName": self._table, "Item": {
+            "PK": {"S": _user_pk(user_id)}, "SK": {"S": _marker_sk(session_id)},
+            "sessionId": {"S": session_id}, "createdAt": {"S": when}}}}
 
     # --- idempotency -------------------------------------------------------------------
     @staticmethod
@@ -614,11 +656,11 @@ class DynamoDBStore:
             erasure_until=_parse(erasure["until"]["S"]) if "until" in erasure else None,
         )
 
-    def advance_facts_cursor(self, session_id: str, *, old: int, new: int) -> None:
+    def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         """Move the facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
         self._conditional(
             "update_item", "advance facts cursor", "The facts cursor moved.",
-            Key={"PK": {"S": _session_pk(session_id)}, "SK": {"S": STATE_SK}},
+            Key={"PK": {"S": _session_pk(user_id, session_id)}, "SK": {"S": STATE_SK}},
             UpdateExpression="SET factsThrough = :new",
             # attribute_exists: a session deleted meanwhile must not come back as a bare cursor.
             ConditionExpression=(
@@ -716,12 +758,12 @@ class DynamoDBStore:
             except ConcurrentUpdateError:
                 pass
 
-    def recent_messages(self, session_id: str, limit: int) -> list[StoredMessage]:
+    def recent_messages(self, user_id: str, session_id: str, limit: int) -> list[StoredMessage]:
         try:
             page = self._ddb.query(
                 TableName=self._table,
                 KeyConditionExpression="PK = :pk AND begins_with(SK, :m)",
-                ExpressionAttributeValues={":pk": {"S": _session_pk(session_id)}, ":m": {"S": "MSG#"}},
+                ExpressionAttributeValues={":pk": {"S": _session_pk(user_id, session_id)}, ":m": {"S": "MSG#"}},
                 ScanIndexForward=False,
                 Limit=limit,
             )
@@ -731,25 +773,18 @@ class DynamoDBStore:
 
     # --- forgetting ------------------------------------------------------------------------
     def all_session_ids(self, user_id: str) -> list[str]:
-        kwargs: dict[str, Any] = {
-            "TableName": self._table, "IndexName": OWNER_INDEX, "KeyConditionExpression": "ownerKey = :o",
-            "ExpressionAttributeValues": {":o": {"S": _user_pk(user_id)}}, "ProjectionExpression": "sessionId",
-        }
-        out: list[str] = []
+        """Every session of the user, from their markers by a strongly consistent Query (all pages):
+        never the ByOwner index alone, which may not show yet a session created a moment ago."""
         try:
-            while True:
-                page = self._ddb.query(**kwargs)
-                out.extend(i["sessionId"]["S"] for i in page["Items"])
-                if "LastEvaluatedKey" not in page:
-                    return out
-                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+            return [k["SK"]["S"].removeprefix(SESSION_MARK) for k in self._keys(_user_pk(user_id), SESSION_MARK)]
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "list sessions") from exc
 
     def _keys(self, pk: str, sk_prefix: str | None = None) -> list[dict[str, Any]]:
-        """Every (PK, SK) under ``pk`` (optionally only SKs with ``sk_prefix``), all pages."""
+        """Every (PK, SK) under ``pk`` (optionally only SKs with ``sk_prefix``), all pages, read
+        consistently: what a delete or an erasure must not miss was committed a moment ago."""
         kwargs: dict[str, Any] = {
-            "TableName": self._table, "ProjectionExpression": "PK, SK",
+            "TableName": self._table, "ProjectionExpression": "PK, SK", "ConsistentRead": True,
             "KeyConditionExpression": "PK = :pk" + (" AND begins_with(SK, :p)" if sk_prefix else ""),
             "ExpressionAttributeValues": {":pk": {"S": pk}, **({":p": {"S": sk_prefix}} if sk_prefix else {})},
         }
@@ -783,27 +818,32 @@ class DynamoDBStore:
         return True
 
     def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:
-        """Messages and turn records first, the STATE item last and only if no turn slipped in
-        meanwhile: an interrupted delete leaves the session listed, so running it again finishes."""
-        pk = _session_pk(session_id)
+        """Messages and turn records first; the STATE item and the session's marker last, together
+        (one transaction) and only if no turn slipped in meanwhile: an interrupted delete leaves the
+        session listed, so running it again finishes, and a session never outlives its marker."""
+        pk = _session_pk(user_id, session_id)
+        marker = {"PK": {"S": _user_pk(user_id)}, "SK": {"S": _marker_sk(session_id)}}
         try:
             for _ in range(5):
-                state, _ = self.get_state(session_id)
-                if state is None:
-                    return self._delete_keys(self._keys(pk), deadline)  # leftovers of an earlier attempt
+                state, _ = self.get_state(user_id, session_id)
+                if state is None:  # leftovers of an earlier attempt
+                    return self._delete_keys([*self._keys(pk), marker], deadline)
                 messages = [k for k in self._keys(pk) if k["SK"]["S"] != STATE_SK]
                 claims = self._keys(_user_pk(user_id), f"TURN#{session_id}#")
                 if not self._delete_keys(messages + claims, deadline):
                     return False
                 try:
-                    self._ddb.delete_item(
-                        TableName=self._table, Key={"PK": {"S": pk}, "SK": {"S": STATE_SK}},
-                        ConditionExpression="messageCount = :n",
-                        ExpressionAttributeValues={":n": {"N": str(state.message_count)}},
-                    )
+                    self._ddb.transact_write_items(TransactItems=[
+                        {"Delete": {
+                            "TableName": self._table, "Key": {"PK": {"S": pk}, "SK": {"S": STATE_SK}},
+                            "ConditionExpression": "messageCount = :n",
+                            "ExpressionAttributeValues": {":n": {"N": str(state.message_count)}},
+                        }},
+                        {"Delete": {"TableName": self._table, "Key": marker}},
+                    ])
                     return True
                 except ClientError as exc:
-                    if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                    if not _lost_race(exc):
                         raise
             raise DependencyUnavailableError("The session kept changing while it was deleted; retry.", code="session_busy")
         except (ClientError, BotoCoreError) as exc:

@@ -42,12 +42,17 @@ class SqsJobs:
             raise DependencyUnavailableError(f"The {what} queue is unavailable.", code="queue_unavailable") from exc
 
     def send_fold(self, job: FoldJob) -> None:
+        # A session is named by (user, sessionId): its FIFO group and its deduplication id carry
+        # both, or one user's fold of "support" would wait behind, or be dropped as a duplicate
+        # of, another user's.
         body = {"sessionId": job.session_id, "userId": job.user_id, "throughSeq": job.through_seq}
-        self._send(self._fold_queue_url, body, job.session_id, _dedup_id(job.session_id, job.through_seq), "fold")
+        group = _dedup_id(job.user_id, job.session_id)
+        self._send(self._fold_queue_url, body, group, _dedup_id(job.user_id, job.session_id, job.through_seq), "fold")
 
     def send_facts(self, job: FactsJob) -> None:
         body = {"userId": job.user_id, "sessionId": job.session_id, "visitorSeq": job.visitor_seq}
-        self._send(self._facts_queue_url, body, job.user_id, _dedup_id(job.session_id, job.visitor_seq), "facts")
+        self._send(self._facts_queue_url, body, job.user_id, _dedup_id(job.user_id, job.session_id, job.visitor_seq),
+                   "facts")
 
     def send_erase(self, user_id: str, erasure_id: str, attempt: int) -> None:
         """The deduplication id names the erasure, not only the user: SQS drops a message whose id

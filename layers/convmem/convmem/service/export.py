@@ -37,12 +37,12 @@ class ExportService:
         memory = self._store.load_user_memory(user_id)
         sessions = []
         for session_id in self._store.all_session_ids(user_id):
-            state, summary_ct = self._store.get_state(session_id)
-            if state is None or state.owner != user_id:
+            state, summary_ct = self._store.get_state(user_id, session_id)
+            if state is None:
                 continue  # deleted meanwhile
             messages: list[Message] = []
             while True:
-                page = self._store.list_messages(session_id, messages[-1].seq if messages else 0, PAGE)
+                page = self._store.list_messages(user_id, session_id, messages[-1].seq if messages else 0, PAGE)
                 messages.extend(decrypt_messages(self._cipher, user_id, session_id, page))
                 if len(page) < PAGE:
                     break

@@ -84,16 +84,16 @@ class FactsService:
         # Both reads the job's range rests on are strongly consistent (the store says why): an
         # eventually consistent one, right after the turn, could lack the message just committed
         # and the cursor would then move past a message never read.
-        state, _ = self._store.get_state(job.session_id)
-        if state is None or state.owner != job.user_id:
-            return FactsOutcome(job.user_id, 0)  # the session was forgotten, or is not theirs
+        state, _ = self._store.get_state(job.user_id, job.session_id)
+        if state is None:
+            return FactsOutcome(job.user_id, 0)  # the user has no such session (forgotten, or never theirs)
         if erasure_blocks(*self._store.get_erasure(job.user_id), self._clock.now()):
             return FactsOutcome(job.user_id, 0)  # being erased: learn nothing, write nothing back
         start = state.facts_through
         high = min(job.visitor_seq, state.message_count, start + MAX_CATCH_UP)
         if high <= start:
             return FactsOutcome(job.user_id, 0)  # already examined
-        visitor = [m for m in self._store.messages_between(job.session_id, start + 1, high) if m.role == "visitor"]
+        visitor = [m for m in self._store.messages_between(job.user_id, job.session_id, start + 1, high) if m.role == "visitor"]
         learnt: list[tuple[FactCandidate, FactSource]] = []
         try:
             for m in visitor:
@@ -108,7 +108,7 @@ class FactsService:
         except ErasureInProgressError:
             return FactsOutcome(job.user_id, 0)  # erasure began while this job ran: nothing written, nothing marked
         try:
-            self._store.advance_facts_cursor(job.session_id, old=start, new=high)
+            self._store.advance_facts_cursor(job.user_id, job.session_id, old=start, new=high)
         except ConcurrentUpdateError:
             pass  # another job examined these too; the merge made that harmless
         self._store.mark_active(job.user_id, self._clock.now())

@@ -44,15 +44,15 @@ class FoldService:
         # The state (cursor, count) and the messages to fold are read consistently (see the
         # store): a stale cursor would lose every conditional write on it, stale messages a gap.
         for _ in range(MAX_RACE_RETRIES):
-            state, summary_ct = self._store.get_state(session_id)
-            if state is None or state.owner != user_id:
-                return FoldOutcome(session_id, 0, 0)  # session erased or foreign: nothing to do
+            state, summary_ct = self._store.get_state(user_id, session_id)
+            if state is None:
+                return FoldOutcome(session_id, 0, 0)  # the user has no such session (deleted, erased): nothing to do
             start = state.summarized_through if start is None else start
             cursor = state.summarized_through
             target = min(through_seq, state.message_count)
             if target <= cursor:
                 return FoldOutcome(session_id, start, cursor)
-            stored = self._store.messages_between(session_id, cursor + 1, target)
+            stored = self._store.messages_between(user_id, session_id, cursor + 1, target)
             if [m.seq for m in stored] != list(range(cursor + 1, target + 1)):
                 raise DependencyUnavailableError("Messages to fold are missing; will retry.", code="fold_gap")
             try:

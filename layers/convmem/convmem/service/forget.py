@@ -12,7 +12,6 @@ from convmem.domain.models import validate_id
 from convmem.errors import DependencyUnavailableError, NotFoundError
 from convmem.observability import logger
 from convmem.ports import Cipher, Clock, Jobs, Store
-from convmem.service.stored import owned_state
 from convmem.settings import Settings
 
 # Turns stay refused this long past the key cache TTL, so no instance still holds the old key.
@@ -41,7 +40,7 @@ class ForgetService:
     def forget_session(self, user_id: str, session_id: str, budget_s: float = 20.0) -> None:
         """Delete one conversation: its messages, summary and turn records. Facts and profile stay."""
         validate_id(session_id, "sessionId")
-        if owned_state(self._store.get_state(session_id)[0], user_id) is None:
+        if self._store.get_state(user_id, session_id)[0] is None:
             raise NotFoundError("No such session.", code="session_not_found")
         if not self._store.delete_session(session_id, user_id, time.monotonic() + budget_s):
             raise _incomplete()

@@ -71,7 +71,7 @@ class ProfileService:
         old = decrypt_profile(self._cipher, user.user_id, self._store.load_user_memory(user.user_id).profile_ciphertext)
         recent: list[str] = []
         for session in self._store.list_sessions(user.user_id, s.profile_recent_sessions):
-            stored = [m for m in self._store.recent_messages(session.session_id, s.profile_recent_messages) if m.role == "visitor"]
+            stored = [m for m in self._store.recent_messages(user.user_id, session.session_id, s.profile_recent_messages) if m.role == "visitor"]
             recent.extend(m.text for m in decrypt_messages(self._cipher, user.user_id, session.session_id, stored[::-1]))
         profile = cap_profile(self._model.write_profile(old, recent, s.profile_cap_tokens), s.profile_cap_tokens)
         self._store.put_profile(

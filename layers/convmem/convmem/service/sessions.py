@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from convmem.domain.models import Message, SessionState, SessionSummary, validate_id
 from convmem.errors import InvalidInputError, NotFoundError
 from convmem.ports import Cipher, Store
-from convmem.service.stored import decrypt_messages, decrypt_summary, owned_state
+from convmem.service.stored import decrypt_messages, decrypt_summary
 
 MAX_PAGE = 200
 MAX_SESSIONS_PAGE = 100
@@ -46,8 +46,9 @@ class SessionService:
 
     def _owned(self, user_id: str, session_id: str) -> tuple[SessionState, bytes | None]:
         validate_id(session_id, "sessionId")
-        state, summary_ct = self._store.get_state(session_id)
-        state = owned_state(state, user_id)
+        # The user's own session only: another user's session of this id is, here, one that does
+        # not exist (the same 404, the same body).
+        state, summary_ct = self._store.get_state(user_id, session_id)
         if state is None:
             raise NotFoundError("No such session.", code="session_not_found")
         return state, summary_ct
@@ -61,7 +62,7 @@ class SessionService:
         if after < 0 or not 1 <= limit <= MAX_PAGE:
             raise InvalidInputError(f"after must be >= 0 and limit 1-{MAX_PAGE}.", code="invalid_page")
         state, _ = self._owned(user_id, session_id)
-        stored = self._store.list_messages(session_id, after, limit)
+        stored = self._store.list_messages(user_id, session_id, after, limit)
         messages = decrypt_messages(self._cipher, user_id, session_id, stored)
         last = messages[-1].seq if messages else after
         return TranscriptPage(session_id, messages, last if last < state.message_count else None)

@@ -8,8 +8,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from convmem.domain.models import Fact, FactSet, Message, SessionState
-from convmem.errors import NotFoundError
+from convmem.domain.models import Fact, FactSet, Message
 from convmem.ports import Cipher, StoredMessage
 
 MESSAGE_KIND = "message"
@@ -39,13 +38,6 @@ def decrypt_summary(cipher: Cipher, user_id: str, session_id: str, ciphertext: b
     if not ciphertext:
         return None
     return cipher.decrypt(ciphertext, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
-
-
-def owned_state(state: SessionState | None, user_id: str) -> SessionState | None:
-    """The state if the user owns it; NotFoundError if someone else does (existence not revealed)."""
-    if state is not None and state.owner != user_id:
-        raise NotFoundError("No such session.", code="session_not_found")
-    return state
 
 
 # A user's facts are split over shards (by fact id), each an encrypted, compressed document in its

@@ -58,7 +58,6 @@ from convmem.service.stored import (
     decrypt_messages,
     decrypt_profile,
     decrypt_summary,
-    owned_state,
 )
 from convmem.settings import Settings
 
@@ -165,7 +164,7 @@ class TurnService:
 
     def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
         memory = _readers().submit(self._store.load_user_memory, user_id)  # concurrently with the session
-        snapshot = self._store.load_session(session_id)
+        snapshot = self._store.load_session(user_id, session_id)
         user_memory = memory.result()
         if user_memory.erasure_blocks(self._clock.now()):
             raise ErasureInProgressError("This user's data is being erased; a new conversation can start in a minute.")
@@ -182,15 +181,16 @@ class TurnService:
                 # visitor saw, so it is not asked again: the pair moves to the next free seqs,
                 # after a jittered backoff so that a burst spreads out instead of colliding again.
                 self._sleep(random.uniform(0, min(0.2, 0.005 * 2**attempt)))
-                state = self._own_or_new(self._store.get_state(session_id)[0], user_id, session_id)
+                state = self._own_or_new(self._store.get_state(user_id, session_id)[0], user_id, session_id)
         raise DependencyUnavailableError(
             "The session is too busy with concurrent turns; retry shortly.", code="session_busy"
         )
 
     @staticmethod
     def _own_or_new(state: SessionState | None, user_id: str, session_id: str) -> SessionState:
-        """The user's state of this session, or a fresh one when the session does not exist yet."""
-        return owned_state(state, user_id) or SessionState.new(session_id, user_id)
+        """The user's state of this session, or a fresh one when they have none yet (whoever else
+        has a session of this id: sessions live inside their user)."""
+        return state or SessionState.new(session_id, user_id)
 
     def _reply(
         self, user_id: str, session_id: str, turn: TurnInput, snapshot: SessionSnapshot, memory: UserMemory
