@@ -122,6 +122,7 @@ def build_api(
             visitor_limit=RateLimit("visitors", settings.visitor_limit, settings.visitor_limit_window_s,
                                     settings.visitor_burst_limit, settings.limit_burst_s),
             visitor_counter=store,
+            limit_clock=lambda: clock.now().timestamp(),  # tokens keep the real time
         ),
         turns=TurnService(store=store, cipher=cipher, model=model, clock=clock, settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),

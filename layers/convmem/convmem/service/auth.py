@@ -63,8 +63,10 @@ class AuthService:
         now: Callable[[], float] = time.time,
         visitor_limit: RateLimit | None = None,
         visitor_counter: VisitorCounter | None = None,
+        limit_clock: Callable[[], float] | None = None,
     ) -> None:
         self._secrets = secrets
+        self._limit_clock = limit_clock or now
         self._visitor_limit = visitor_limit
         self._visitor_counter = visitor_counter
         self._token_secret_id = token_secret_id
@@ -80,7 +82,7 @@ class AuthService:
         limit first: RateLimitedError (no token) when that address's window or burst is spent."""
         limit = self._visitor_limit
         if limit is not None and limit.enabled and self._visitor_counter is not None:
-            now = self._now()
+            now = self._limit_clock()
             self._visitor_counter.count_new_visitor(
                 self._source_key(source_of(source_ip)), limit.slot(now), datetime.fromtimestamp(now, UTC))
         return self._issue(f"v-{uuid.uuid4().hex}")
