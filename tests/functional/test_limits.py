@@ -231,3 +231,10 @@ def test_the_visitor_window_frees_and_the_address_is_never_stored(api, aws):
     sources = [i for i in counters(aws) if i["PK"]["S"].startswith("SOURCE#")]
     assert len(sources) == 2 and all(int(i["expiresAt"]["N"]) > int(i["SK"]["S"].rsplit("#", 1)[1]) for i in sources)
     assert all(len(i["PK"]["S"]) == len("SOURCE#") + 32 for i in sources)  # a keyed hash
+
+
+def test_the_openapi_document_states_the_429_and_its_retry_after(api):
+    status, _, doc = api(to_event("GET", "/v1/openapi.json", [], b"", "127.0.0.1"))
+    for path, method in (("/v1/visitors", "post"), ("/v1/sessions/{sessionId}/turns", "post")):
+        refused = doc["paths"][path][method]["responses"]["429"]
+        assert "Retry-After" in refused["headers"] and "rate_limited" in refused["description"]

@@ -104,6 +104,9 @@ def documented(status: int, description: str, *error_statuses: int) -> dict[int,
     out: dict[int, Any] = {status: {"description": description, **({"content": {}} if status == 204 else {})}}
     for code in error_statuses:
         out[code] = {"description": _WHEN[code], "content": {"application/json": {"model": ErrorResponse}}}
+        if code == 429:
+            out[code]["headers"] = {"Retry-After": {
+                "description": "Seconds until the window that refused frees", "schema": {"type": "integer", "minimum": 1}}}
     return out
 
 
