@@ -262,6 +262,7 @@ def build_stack() -> Stack:
     template = load_template()
     resolver = create_resources(template, {"ApiKeySecret": "bench"})
     resolver.overrides["ModelProvider"] = "local"
+    resolver.overrides.update({"TurnLimit": "0"})  # replays conversations far faster than they were held
 
     def settings(function: str) -> Settings:
         # No queues: the bench runs each job itself, right after its turn, on the consumer's service.

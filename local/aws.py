@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any
 
-from local.template import REGION, Resolver, TemplateError
+from local.template import REGION, Resolver, TemplateError, env_overrides
 
 # Resource types that run in-process (functions, API) or have no local effect (alarms).
 IN_PROCESS = {
@@ -148,6 +148,7 @@ def create_resources(
     # The local stack and the tests run the offline model unless told otherwise (the template's
     # default is Bedrock, which needs the network).
     resolver.overrides.setdefault("ModelProvider", os.environ.get("CONVMEM_MODEL_PROVIDER", "local"))
+    env_overrides(resolver)
     secret_values = secret_values or {}
     creators = {
         "AWS::DynamoDB::Table": _table,

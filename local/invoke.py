@@ -38,7 +38,7 @@ from typing import Any
 
 from local.aws import IN_PROCESS, NO_LOCAL_EFFECT, create_resources, free_port, start_moto, stop_moto, use_aws
 from local.lambda_runtime import LambdaContext, function_limits, load_module
-from local.template import ROOT, Resolver, TemplateError, function_environment, functions, load_template
+from local.template import ROOT, Resolver, TemplateError, env_overrides, function_environment, functions, load_template
 
 EVENTS = ROOT / "events"
 EVENTS_API_KEY = "local-dev-key"  # what the files in events/ send as x-api-key
@@ -130,6 +130,7 @@ def attach_resources(template: dict[str, Any], stack_name: str = "convmem-local"
 
     resolver = Resolver(template, stack_name=stack_name)
     resolver.overrides.setdefault("ModelProvider", os.environ.get("CONVMEM_MODEL_PROVIDER", "local"))
+    env_overrides(resolver)
     ddb, sqs, sm, kms = (boto3.client(n) for n in ("dynamodb", "sqs", "secretsmanager", "kms"))
     keys = None
     for logical, res in template["Resources"].items():

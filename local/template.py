@@ -6,7 +6,9 @@ drift apart. An intrinsic the resolver does not know fails loudly instead of gue
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +111,29 @@ class Resolver:
             return value
 
         return re.sub(r"\$\{([^}!][^}]*)\}", one, text)
+
+
+# Template parameters the local stack also takes from its own environment, under the name of the
+# variable the function reads: ``CONVMEM_TURN_LIMIT=0 make run`` turns the per-user turn limit off
+# locally (the template's default applies otherwise, so the local stack enforces what AWS does).
+ENV_PARAMETERS = {
+    "TurnLimit": "CONVMEM_TURN_LIMIT",
+    "TurnLimitWindowSeconds": "CONVMEM_TURN_LIMIT_WINDOW_S",
+    "TurnBurstLimit": "CONVMEM_TURN_BURST_LIMIT",
+    "VisitorLimit": "CONVMEM_VISITOR_LIMIT",
+    "VisitorLimitWindowSeconds": "CONVMEM_VISITOR_LIMIT_WINDOW_S",
+    "VisitorBurstLimit": "CONVMEM_VISITOR_BURST_LIMIT",
+    "LimitBurstSeconds": "CONVMEM_LIMIT_BURST_S",
+}
+
+
+def env_overrides(resolver: Resolver, env: Mapping[str, str] | None = None) -> Resolver:
+    """Take the ENV_PARAMETERS set in ``env`` (default: the process environment) as parameter values."""
+    source = os.environ if env is None else env
+    for parameter, variable in ENV_PARAMETERS.items():
+        if source.get(variable):
+            resolver.overrides.setdefault(parameter, source[variable])
+    return resolver
 
 
 def function_environment(template: dict[str, Any], logical_id: str, resolver: Resolver) -> dict[str, str]:

@@ -19,6 +19,7 @@ from convmem.errors import ConvmemError, PayloadTooLargeError
 from convmem.http_errors import (
     documented,
     error_response,
+    headers_for,
     openapi_without_422,
     read_json_body,
     status_for,
@@ -73,7 +74,8 @@ def openapi() -> dict[str, Any]:
 
 @app.post("/v1/visitors", responses=documented(201, "A new visitor and its token", 429, 503))
 def new_visitor() -> Response[wire.TokenResponse]:
-    return Response(201, "application/json", wire.TokenResponse.of(services().auth.issue_visitor()))
+    source_ip = app.current_event.request_context.http.source_ip  # counted as a keyed hash, never stored
+    return Response(201, "application/json", wire.TokenResponse.of(services().auth.issue_visitor(source_ip)))
 
 
 @app.post("/v1/tokens", security=[{"apiKey": []}],
@@ -167,7 +169,7 @@ def get_profile() -> wire.ProfileOut:
 def domain_error(exc: ConvmemError) -> Response:
     if status_for(exc) >= 500:
         logger.warning("dependency failure", extra={"code": exc.code, "cause": type(exc.__cause__).__name__})
-    return error_response(status_for(exc), exc.code, exc.message)
+    return error_response(status_for(exc), exc.code, exc.message, headers_for(exc))
 
 
 @app.exception_handler(RequestValidationError)

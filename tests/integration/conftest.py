@@ -211,7 +211,7 @@ class Stack:
             return ""
 
 
-def _start() -> Stack:
+def _start(extra_env: dict[str, str] | None = None) -> Stack:
     port, aws_port = free_port(), free_port()
     while aws_port == port:
         aws_port = free_port()
@@ -222,7 +222,11 @@ def _start() -> Stack:
         "CONVMEM_AWS_PORT": str(aws_port),
         "CONVMEM_API_KEY": api_key,
         "CONVMEM_PROFILE_INTERVAL_S": "2",  # the profile schedule, fast enough to watch
+        # The fuzzing and the suites create visitors and take turns from one address far faster than
+        # people do: the limits stay on (their counters run) but do not refuse what the tests need.
+        "CONVMEM_VISITOR_LIMIT": "1000000", "CONVMEM_VISITOR_BURST_LIMIT": "0", "CONVMEM_TURN_BURST_LIMIT": "0",
         "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
     }
     # Output goes to a file, not a pipe: nobody reads a pipe while tests run, and a full pipe
     # would block the stack's logging (and so every request).

@@ -11,6 +11,7 @@ from convmem.adapters.encryption import HierarchicalCipher
 from convmem.adapters.local_model import LocalModel
 from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
+from convmem.domain.rate_limits import RateLimit
 from convmem.errors import ConvmemError
 from convmem.ports import Clock, erasure_blocks
 from convmem.service.auth import AuthService
@@ -118,6 +119,10 @@ def build_api(
             token_secret_id=settings.token_secret_id,
             api_key_secret_id=settings.api_key_secret_id,
             token_ttl_seconds=settings.token_ttl_seconds,
+            visitor_limit=RateLimit("visitors", settings.visitor_limit, settings.visitor_limit_window_s,
+                                    settings.visitor_burst_limit, settings.limit_burst_s),
+            visitor_counter=store,
+            limit_clock=lambda: clock.now().timestamp(),  # tokens keep the real time
         ),
         turns=TurnService(store=store, cipher=cipher, model=model, clock=clock, settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),

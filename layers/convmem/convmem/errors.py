@@ -63,6 +63,17 @@ class ThrottledError(ConvmemError):
     code = "throttled"
 
 
+class RateLimitedError(ThrottledError):
+    """The caller went over its own limit (turns per user, new visitors per source address): nothing
+    was written; ``retry_after_s`` says when the window frees (HTTP 429 with ``Retry-After``)."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after_s: int, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_after_s = retry_after_s
+
+
 class DependencyUnavailableError(ConvmemError):
     """A dependency (model, KMS, DynamoDB) failed; nothing was written and a retry is safe (HTTP 503)."""
 

@@ -33,12 +33,20 @@ def status_for(exc: errors.ConvmemError) -> int:
     return 500
 
 
-def error_response(status: int, code: str, message: str) -> Response:
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
     return Response(
         status_code=status,
         content_type="application/json",
         body=json.dumps({"error": {"code": code, "message": message}}),
+        headers=headers,
     )
+
+
+def headers_for(exc: errors.ConvmemError) -> dict[str, str] | None:
+    """Headers an error answers with: ``Retry-After`` (seconds) when a limit refused the request."""
+    if isinstance(exc, errors.RateLimitedError):
+        return {"Retry-After": str(exc.retry_after_s)}
+    return None
 
 
 def read_json_body(text: str) -> Any:
@@ -82,7 +90,8 @@ _WHEN = {
     413: "The message alone exceeds the request budget or the byte limit (or the export one response)",
     422: "A content filter or guardrail blocked the reply (code reply_blocked); nothing was stored, and the "
          "same message will be blocked again",
-    429: "Throttled",
+    429: "Throttled: this caller's limit (turns per user, new visitors per source address; code rate_limited) "
+         "or the stage's; nothing was written. The Retry-After header gives the seconds until the window frees",
     500: "The model refused the request itself (code model_misconfigured: a wrong model id or parameters, or no "
          "model access); nothing was written, and a retry will not help until the deployment is fixed",
     503: "A dependency (model, KMS, DynamoDB) is unavailable; nothing was written and a retry is safe",
@@ -95,6 +104,9 @@ def documented(status: int, description: str, *error_statuses: int) -> dict[int,
     out: dict[int, Any] = {status: {"description": description, **({"content": {}} if status == 204 else {})}}
     for code in error_statuses:
         out[code] = {"description": _WHEN[code], "content": {"application/json": {"model": ErrorResponse}}}
+        if code == 429:
+            out[code]["headers"] = {"Retry-After": {
+                "description": "Seconds until the window that refused frees", "schema": {"type": "integer", "minimum": 1}}}
     return out
 
 

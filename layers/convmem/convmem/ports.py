@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from convmem.domain.models import FactCandidate, Message, ModelReply, ModelRequest, Role, SessionState, SessionSummary
+from convmem.domain.rate_limits import Counted, LimitSlot
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class UserMemory:
     """``erasing`` while an erasure runs, ``erased`` after it; None when the user was never erased."""
     erasure_until: datetime | None = None
     """Turns are refused until then (other instances may still hold the old key for the cache TTL)."""
+    turns_counted: Counted = field(default_factory=Counted)
+    """The user's turns in the window asked for (``load_user_memory``'s ``turn_slot``), as read."""
 
     def erasure_blocks(self, now: datetime) -> bool:
         return erasure_blocks(self.erasure_state, self.erasure_until, now)
@@ -90,10 +93,13 @@ class Store(Protocol):
         now: datetime,
         client_turn_id: str | None = None,
         response_ciphertext: bytes | None = None,
+        turn_slot: LimitSlot | None = None,
     ) -> None:
-        """Write both messages and the state update atomically, conditioned on ``expected_count``.
+        """Write both messages and the state update atomically, conditioned on ``expected_count``,
+        and count the turn in the user's ``turn_slot`` (when given) in the same transaction.
 
-        Raises ConcurrentUpdateError when another turn got there first.
+        Raises ConcurrentUpdateError when another turn got there first, RateLimitedError when
+        the user's window or burst is full (nothing written).
         """
 
     def messages_between(self, user_id: str, session_id: str, low: int, high: int) -> list[StoredMessage]:
@@ -124,8 +130,11 @@ class Store(Protocol):
         """Drop an in-progress claim after a failed turn, so a retry can run."""
 
     # --- the user's durable layers
-    def load_user_memory(self, user_id: str) -> UserMemory:
-        """The facts document and the profile in one read."""
+    def load_user_memory(self, user_id: str, turn_slot: LimitSlot | None = None) -> UserMemory:
+        """The facts document and the profile (and the user's turns counted in ``turn_slot``) in one read."""
+
+    def count_new_visitor(self, source_key: str, slot: LimitSlot, now: datetime) -> None:
+        """Count a new visitor from the address keyed ``source_key``; RateLimitedError when ``slot`` is full."""
 
     def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""

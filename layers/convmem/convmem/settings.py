@@ -134,6 +134,23 @@ class Settings(BaseModel):
     turn_lease_seconds: int = Field(120, alias="CONVMEM_TURN_LEASE_S", ge=5)
     """How long an in-progress clientTurnId blocks a duplicate before it may be retried."""
 
+
+    # --- limits per caller (429 with Retry-After; template parameters TurnLimit... / VisitorLimit...)
+    turn_limit: int = Field(60, alias="CONVMEM_TURN_LIMIT", ge=0)
+    """Turns one user may take in each window of ``turn_limit_window_s`` (0: no per-user limit)."""
+    turn_limit_window_s: int = Field(60, alias="CONVMEM_TURN_LIMIT_WINDOW_S", ge=1, le=86_400)
+    """The per-user turn window (fixed windows aligned to multiples of it)."""
+    turn_burst_limit: int = Field(20, alias="CONVMEM_TURN_BURST_LIMIT", ge=0)
+    """Of those, at most this many in any one ``limit_burst_s`` slice of the window (0: no burst cap)."""
+    visitor_limit: int = Field(60, alias="CONVMEM_VISITOR_LIMIT", ge=0)
+    """New anonymous visitors (POST /v1/visitors) one source address may create in each window (0: no limit)."""
+    visitor_limit_window_s: int = Field(3600, alias="CONVMEM_VISITOR_LIMIT_WINDOW_S", ge=1, le=86_400)
+    """The per-address visitor window."""
+    visitor_burst_limit: int = Field(10, alias="CONVMEM_VISITOR_BURST_LIMIT", ge=0)
+    """Of those, at most this many in any one ``limit_burst_s`` slice (0: no burst cap)."""
+    limit_burst_s: int = Field(10, alias="CONVMEM_LIMIT_BURST_S", ge=1, le=3600)
+    """Length of the slices a window's burst cap counts in."""
+
     @field_validator("tool_modules", mode="before")
     @classmethod
     def _modules(cls, value: object) -> object:

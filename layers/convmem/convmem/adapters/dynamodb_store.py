@@ -10,6 +10,8 @@
 | USER#<uid>          | FACTS#<n>                 | ct of facts shard n (1 .. facts_shards-1)  |
 | USER#<uid>          | PROFILE                   | profile ct, refreshedAt, activeAt, dueShard|
 | USER#<uid>          | ERASURE                   | state (erasing / erased), until, erasedAt  |
+| USER#<uid>          | LIMIT#turns#<start>       | n, s<slice>: the user's turns in a window  |
+| SOURCE#<hmac>       | LIMIT#visitors#<start>    | n, s<slice>: new visitors from one address |
 | LEASE#<name>        | LEASE                     | owner, leaseUntil: one scheduled run a time|
 
 **Sessions live inside their user.** A session is named by (user, sessionId): its partition key
@@ -39,6 +41,12 @@ Every write of a user's data (the turn's commit, the fold's summary, the facts d
 profile) is one transaction with a ConditionCheck on the user's ERASURE item: nothing written
 in flight while DELETE /v1/me starts can land after it (ErasureInProgressError instead).
 
+Limits per caller (``domain/rate_limits``) are counters in one item per fixed window, counted by
+one conditional ``ADD`` (below the window's limit and the slice's burst): the turn's counter is the
+last item of its commit transaction, so a refused turn writes nothing and the warm turn stays one
+Query, one BatchGetItem (which reads the counter too) and one TransactWriteItems. A source address
+is only ever stored as a keyed hash. Every counter carries ``expiresAt`` (the table's TTL).
+
 A user's facts are one document with a version, split over a fixed number of shard items (by
 fact id; each encrypted, at most FACTS_SHARD_MAX_BYTES): a merge writes the shards it changed
 and the next version in one transaction conditioned on the version it read, so concurrent or
@@ -63,7 +71,14 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from convmem.domain.models import SessionState, SessionSummary
-from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, ErasureInProgressError, InvalidInputError
+from convmem.domain.rate_limits import Counted, LimitSlot
+from convmem.errors import (
+    ConcurrentUpdateError,
+    DependencyUnavailableError,
+    ErasureInProgressError,
+    InvalidInputError,
+    RateLimitedError,
+)
 from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, UserMemory
 
 STATE_SK = "STATE"
@@ -141,6 +156,41 @@ def _session_cursor_key(cursor: str, user_id: str) -> dict[str, Any]:
     return {k: {"S": v} for k, v in key.items()}
 
 
+def _limit_sk(slot: LimitSlot) -> str:
+    return f"LIMIT#{slot.name}#{slot.window_start}"
+
+
+def _counted(item: dict[str, Any] | None, slot: LimitSlot) -> Counted:
+    """A counter item's window and slice counts (zero for no item)."""
+    item = item or {}
+    return Counted(total=int(item.get("n", {"N": "0"})["N"]), in_slice=int(item.get(f"s{slot.slice}", {"N": "0"})["N"]))
+
+
+def _count_update(table: str, pk: str, slot: LimitSlot) -> dict[str, Any]:
+    """The conditional Update that counts one more in ``slot``'s window: refused (condition false)
+    when the window holds ``per_window`` or the slice ``burst`` already. Returns the old item on
+    refusal, so the answer's Retry-After knows which limit refused without another read."""
+    condition = "(attribute_not_exists(#n) OR #n < :limit)"
+    values = {":one": {"N": "1"}, ":limit": {"N": str(slot.per_window)}, ":exp": {"N": str(slot.expires_at)}}
+    if slot.burst:
+        condition += " AND (attribute_not_exists(#s) OR #s < :burst)"
+        values[":burst"] = {"N": str(slot.burst)}
+    return {
+        "TableName": table,
+        "Key": {"PK": {"S": pk}, "SK": {"S": _limit_sk(slot)}},
+        "UpdateExpression": "ADD #n :one, #s :one SET expiresAt = :exp",
+        "ConditionExpression": condition,
+        "ExpressionAttributeNames": {"#n": "n", "#s": f"s{slot.slice}"},
+        "ExpressionAttributeValues": values,
+        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+    }
+
+
+def _limited(slot: LimitSlot, old: dict[str, Any] | None, now: datetime, what: str) -> RateLimitedError:
+    retry = slot.retry_after(_counted(old, slot) if old else None, now.timestamp())
+    return RateLimitedError(f"Too many {what}; retry in {retry} s.", retry_after_s=retry)
+
+
 def _msg_sk(seq: int) -> str:
     return f"MSG#{seq:010d}"
 
@@ -191,6 +241,17 @@ def _reasons(exc: ClientError) -> list[str | None]:
 def _erasure_refused(exc: ClientError) -> bool:
     """A transaction whose first item, the erasure ConditionCheck, failed: the user is being erased."""
     return exc.response["Error"]["Code"] == "TransactionCanceledException" and _reasons(exc)[:1] == ["ConditionalCheckFailed"]
+
+
+def _limit_refused(exc: ClientError, index: int) -> dict[str, Any] | None:
+    """The counter's old item ({} when not returned) when the transaction's item ``index``, a
+    limit counter, failed its condition; None when something else cancelled it."""
+    if exc.response["Error"]["Code"] != "TransactionCanceledException":
+        return None
+    reasons = exc.response.get("CancellationReasons", [])
+    if index < len(reasons) and reasons[index].get("Code") == "ConditionalCheckFailed":
+        return reasons[index].get("Item") or {}
+    return None
 
 
 def _erasing() -> ErasureInProgressError:
@@ -409,6 +470,7 @@ class DynamoDBStore:
         now: datetime,
         client_turn_id: str | None = None,
         response_ciphertext: bytes | None = None,
+        turn_slot: LimitSlot | None = None,
     ) -> None:
         pk = _session_pk(user_id, session_id)
         when = _iso(now)
@@ -463,11 +525,15 @@ class DynamoDBStore:
             items.append(self._marker_put(user_id, session_id, when))
         if client_turn_id is not None:
             items.append(self._complete_claim(user_id, session_id, client_turn_id, response_ciphertext or b"", now))
+        if turn_slot is not None:  # last: its cancellation reason says the user's limit refused
+            items.append({"Update": _count_update(self._table, _user_pk(user_id), turn_slot)})
         try:
             self._ddb.transact_write_items(TransactItems=items)
         except ClientError as exc:
             if _erasure_refused(exc):
                 raise _erasing() from exc
+            if turn_slot is not None and (refused := _limit_refused(exc, len(items) - 1)) is not None:
+                raise _limited(turn_slot, refused, now, "turns for this user") from exc
             if _lost_race(exc):
                 raise ConcurrentUpdateError("The session changed while this turn ran.") from exc
             raise _dependency_error(exc, "commit turn") from exc
@@ -642,9 +708,10 @@ class DynamoDBStore:
         return {_facts_shard(sk): bytes(i["ct"]["B"]) for sk, i in by_sk.items()
                 if sk.startswith(FACTS_SK) and "ct" in i}
 
-    def load_user_memory(self, user_id: str) -> UserMemory:
-        """Every facts shard, PROFILE and the erasure marker in one BatchGetItem."""
-        by_sk = self._batch_get(user_id, [*self._facts_sks(), PROFILE_SK, ERASURE_SK], "load user memory")
+    def load_user_memory(self, user_id: str, turn_slot: LimitSlot | None = None) -> UserMemory:
+        """Every facts shard, PROFILE, the erasure marker (and the turn counter of ``turn_slot``) in one BatchGetItem."""
+        counter = [_limit_sk(turn_slot)] if turn_slot is not None else []
+        by_sk = self._batch_get(user_id, [*self._facts_sks(), PROFILE_SK, ERASURE_SK, *counter], "load user memory")
         facts, profile, erasure = (by_sk.get(k, {}) for k in (FACTS_SK, PROFILE_SK, ERASURE_SK))
         refreshed = profile.get("refreshedAt", {}).get("S")
         return UserMemory(
@@ -654,7 +721,22 @@ class DynamoDBStore:
             profile_refreshed_at=_parse(refreshed) if refreshed else None,
             erasure_state=erasure.get("state", {}).get("S"),
             erasure_until=_parse(erasure["until"]["S"]) if "until" in erasure else None,
+            turns_counted=_counted(by_sk.get(counter[0]), turn_slot) if turn_slot is not None else Counted(),
         )
+
+    # --- limits per caller -------------------------------------------------------------------
+    def count_new_visitor(self, source_key: str, slot: LimitSlot, now: datetime) -> None:
+        """Count one new visitor from the source address whose keyed hash is ``source_key``.
+        RateLimitedError (nothing counted) when its window or slice is full."""
+        update = _count_update(self._table, f"SOURCE#{source_key}", slot)
+        try:
+            self._ddb.update_item(**update)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise _limited(slot, exc.response.get("Item") or {}, now, "new visitors from this address") from exc
+            raise _dependency_error(exc, "count new visitor") from exc
+        except BotoCoreError as exc:
+            raise _dependency_error(exc, "count new visitor") from exc
 
     def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         """Move the facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""

@@ -27,6 +27,7 @@ from convmem.domain.models import (
     check_knowledge,
     validate_id,
 )
+from convmem.domain.rate_limits import LimitSlot, RateLimit
 from convmem.domain.summary_fold import fold_target
 from convmem.errors import (
     ConcurrentUpdateError,
@@ -36,6 +37,7 @@ from convmem.errors import (
     ForbiddenError,
     MessageTooLargeError,
     ModelConfigurationError,
+    RateLimitedError,
     TurnInProgressError,
 )
 from convmem.observability import logger
@@ -113,6 +115,12 @@ class TurnService:
         self._new_id = new_id
         self._jobs = jobs
         self._sleep = sleep
+        self._limit = RateLimit("turns", settings.turn_limit, settings.turn_limit_window_s,
+                                settings.turn_burst_limit, settings.limit_burst_s)
+
+    def _turn_slot(self) -> LimitSlot | None:
+        """The user's turn window and burst slice now (None: no per-user limit)."""
+        return self._limit.slot(self._clock.now().timestamp()) if self._limit.enabled else None
 
     def take_turn(
         self, user_id: str, session_id: str, turn: TurnInput, *, server_side: bool = False, time_left_s: float | None = None,
@@ -126,7 +134,8 @@ class TurnService:
 
         Raises InvalidInputError, ForbiddenError (knowledge from a visitor), MessageTooLargeError
         (nothing written), NotFoundError (someone else's session), TurnInProgressError (same
-        clientTurnId running), DependencyUnavailableError (DeadlineExceededError when time ran
+        clientTurnId running), RateLimitedError (the user's turns per window or burst are spent:
+        nothing written; a replay of a completed clientTurnId is not counted), DependencyUnavailableError (DeadlineExceededError when time ran
         out), ReplyBlockedError, ModelConfigurationError.
         """
         validate_id(session_id, "sessionId")
@@ -163,11 +172,17 @@ class TurnService:
             raise
 
     def _run(self, user_id: str, session_id: str, turn: TurnInput) -> TurnResult:
-        memory = _readers().submit(self._store.load_user_memory, user_id)  # concurrently with the session
+        slot = self._turn_slot()  # its counter is read with the user's memory: no extra call
+        memory = _readers().submit(self._store.load_user_memory, user_id, slot)  # concurrently with the session
         snapshot = self._store.load_session(user_id, session_id)
         user_memory = memory.result()
         if user_memory.erasure_blocks(self._clock.now()):
             raise ErasureInProgressError("This user's data is being erased; a new conversation can start in a minute.")
+        if slot is not None and slot.refuses(user_memory.turns_counted):
+            # Refused before the model is asked: a caller over its limit costs one read, not a reply.
+            # The commit's conditional count is what holds under concurrency; this only saves the work.
+            retry = slot.retry_after(user_memory.turns_counted, self._clock.now().timestamp())
+            raise RateLimitedError(f"Too many turns for this user; retry in {retry} s.", retry_after_s=retry)
         state = self._own_or_new(snapshot.state, user_id, session_id)
         reply, report = self._reply(user_id, session_id, turn, snapshot, user_memory)
         turn_id = self._new_id()
@@ -267,6 +282,7 @@ class TurnService:
             user_id=user_id, session_id=session_id, expected_count=state.message_count,
             messages=rows, now=now,  # type: ignore[arg-type]
             client_turn_id=turn.client_turn_id, response_ciphertext=response_ct,
+            turn_slot=self._turn_slot(),  # the window the commit lands in (the model may have crossed one)
         )
         return result
 
