@@ -189,6 +189,30 @@ def test_an_ambiguous_weekday_is_left_as_said_rather_than_guessed():
     assert fact_dates.resolve("this Friday we have a party", WED) == ("this Friday we have a party", None)
 
 
+@pytest.mark.parametrize(("text", "rendered", "when"), [
+    # Said on Wednesday 13 March 2024. What was done lies before, what is planned after.
+    ("I finally passed my driving test on Monday", "on Monday 11 March 2024", "2024-03-11"),
+    ("The book club meets on Monday", "on Monday 18 March 2024", "2024-03-18"),
+    ("My cousin is getting married on 2 February", "2 February 2025", "2025-02-02"),
+    ("We adopted a rabbit on 2 February", "2 February 2024", "2024-02-02"),
+    ("I ran the marathon on October 6th", "6 October 2023", "2023-10-06"),
+    ("We're moving to Leeds in August", "in August 2024", "2024-08"),
+    ("I started the course in January", "in January 2024", "2024-01"),
+    ("I booked the dentist for 20 March", "20 March 2024", "2024-03-20"),
+    ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
+    ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
+])
+def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, when):
+    resolved, found = fact_dates.resolve(text, WED)
+    assert rendered in resolved and found == when
+
+
+@pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
+                                  "2023년 5월 7일에 태어났어요"])
+def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
+    assert fact_dates.resolve(text, WED) == (text, None)
+
+
 def test_an_event_keeps_its_date_and_when_it_was_said():
     [fact] = told(learn([], "I went to the jazz festival yesterday.", src(1), ids()))
     assert fact.statement == "They went to the jazz festival on 12 March 2024"

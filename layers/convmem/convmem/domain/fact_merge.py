@@ -392,9 +392,13 @@ def recall(
     scores: Sequence[float] | None = None,
 ) -> list[Fact]:
     """The facts to send with ``query``: the most relevant first, within ``budget_tokens`` and
-    ``max_facts``. Relevance, not recency: a fact the message does not touch is sent only if it
-    is standing background (name, language). ``scores`` (e.g. embedding similarity) replaces the
-    lexical BM25 scorer when given. A message that asks when favours dated facts."""
+    ``max_facts``. Relevance first: what the message matches, then standing background (name,
+    language); the budget left is filled with the other facts, closest by a second signal first
+    (shared word beginnings, a named time for a question about when, then the most recently
+    said): the words of a question seldom meet the words of the answer ("What car did I buy?" /
+    "bought a used Subaru"), and a budget left empty recalls nothing. ``scores`` (e.g. embedding
+    similarity) replaces the lexical BM25 scorer when given. A message that asks when favours
+    dated facts."""
     if not facts or max_facts <= 0:
         return []
     if scores is None:
@@ -406,9 +410,11 @@ def recall(
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
 
-    # Only what can be sent is ordered: a match, or standing background.
+    # What matches first (then standing background); the budget left is filled with the rest,
+    # the closest by a second signal first (see ``_fill_order``).
     eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
     order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
+    order += _fill_order(facts, query, set(eligible))
     chosen: list[Fact] = []
     used = 0
     for i in order:
@@ -418,6 +424,31 @@ def recall(
             continue
         chosen.append(fact)
         used += cost
-        if len(chosen) == max_facts:
-            break
+        if len(chosen) == max_facts or used + 4 > budget_tokens:
+            break  # full: no statement costs fewer than four tokens ("- X" and its line)
     return chosen
+
+
+# A word's first letters: "bought" and "buying", "married" and "marriage" share them where a
+# light stemmer does not meet them. Short words say too little to count.
+_PREFIX = 4
+
+
+@lru_cache(maxsize=16384)
+def _prefixes(text: str) -> frozenset[str]:
+    return frozenset(w[:_PREFIX] for w in relevance.words(text) if len(w) >= _PREFIX and w.isalpha())
+
+
+def _fill_order(facts: Sequence[Fact], query: str, taken: set[int]) -> list[int]:
+    """The facts BM25 did not score, closest first by a second signal: how many of the message's
+    word beginnings they share, then (for a question about time) whether they name their time,
+    then the most recently said. Only what the budget has room for is sent."""
+    wanted = _prefixes(query)
+    when = asks_when(query)
+
+    def signal(i: int) -> tuple[int, int, float]:
+        f = facts[i]
+        shared = len(wanted & _prefixes(searchable(f))) if wanted else 0
+        return (-shared, -(1 if when and f.when else 0), -f.source.at.timestamp())
+
+    return sorted((i for i in range(len(facts)) if i not in taken), key=signal)
