@@ -55,6 +55,10 @@ def told(facts):
     "너는 어제 뭐 했어?",
     "네가 만든 케이크 정말 맛있었어.",
     "당신의 강아지가 너무 귀여워요.",
+    "Aw, I love Peanut!",  # someone the other party told of, by name
+    "How was the recital? I can't picture Theo on a stage.",
+    "민호 씨 요리 잘하잖아.",
+    "그 케이크 먹어 보고 싶다!",
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
@@ -63,6 +67,18 @@ def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(te
 def test_an_opinion_that_also_says_something_of_their_own_is_kept():
     [fact] = told(extract("I think I'll start running again next month.", WED))
     assert fact.statement == "They think they'll start running again in April 2024"
+
+
+def test_a_name_they_love_is_kept_when_they_say_it_is_theirs():
+    found = {c.key: c.statement for c in extract("My hamster Nugget sleeps all day. I love Nugget!", WED)}
+    assert found["pet.nugget"] == "Has a hamster named Nugget" and "Loves Nugget" in found.values()
+
+
+def test_a_title_does_not_end_the_sentence_and_an_appositive_is_not_a_greeting():
+    found = {c.key: c.statement for c in extract("My neighbour Mrs. Okafor is teaching me to knit.", WED)}
+    assert found["people.mrs_okafor"] == "Their neighbour is called Mrs. Okafor"
+    [fact] = told(extract("Juniper, my greyhound, won her first race on Saturday.", WED))
+    assert fact.statement.startswith("Juniper, their greyhound, won her first race on Saturday 9 March 2024")
 
 
 def test_a_message_mixing_their_things_and_mine_keeps_only_mine():
