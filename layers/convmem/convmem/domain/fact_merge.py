@@ -17,6 +17,7 @@ fewer words. Who they are and how to reach them is never compacted.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -373,6 +374,8 @@ _ASKS_WHEN = re.compile(
     r"|언제|며칠|몇\s*월|몇\s*년|지난번|마지막으로|처음으로",
     re.IGNORECASE,
 )
+# Facts in a row that do not fit what is left of the budget before recall stops looking.
+MAX_MISFITS = 20
 # How much a dated fact gains when the message asks when something happened.
 WHEN_BOOST = 1.5
 SAID_BOOST = 1.2
@@ -401,8 +404,9 @@ def recall(
     dated facts."""
     if not facts or max_facts <= 0:
         return []
+    texts = [searchable(f) for f in facts]
     if scores is None:
-        scores = relevance.bm25_scores(query, [searchable(f) for f in facts])
+        scores = relevance.bm25_scores(query, texts)
     if asks_when(query):  # what names its time first, then what carries when it was said
         scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
                   for s, f in zip(scores, facts, strict=True)]
@@ -414,14 +418,18 @@ def recall(
     # the closest by a second signal first (see ``_fill_order``).
     eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
     order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
-    order += _fill_order(facts, query, set(eligible))
+    order += _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS)
     chosen: list[Fact] = []
-    used = 0
+    used = misfits = 0
     for i in order:
         fact = facts[i]
         cost = count_tokens(f"- {fact.statement}") + 1
         if used + cost > budget_tokens:
+            misfits += 1
+            if misfits == MAX_MISFITS:
+                break  # the budget is as good as full: counting thousands more facts would cost the turn
             continue
+        misfits = 0
         chosen.append(fact)
         used += cost
         if len(chosen) == max_facts or used + 4 > budget_tokens:
@@ -439,16 +447,17 @@ def _prefixes(text: str) -> frozenset[str]:
     return frozenset(w[:_PREFIX] for w in relevance.words(text) if len(w) >= _PREFIX and w.isalpha())
 
 
-def _fill_order(facts: Sequence[Fact], query: str, taken: set[int]) -> list[int]:
-    """The facts BM25 did not score, closest first by a second signal: how many of the message's
-    word beginnings they share, then (for a question about time) whether they name their time,
-    then the most recently said. Only what the budget has room for is sent."""
+def _fill_order(facts: Sequence[Fact], texts: Sequence[str], query: str, taken: set[int], limit: int) -> list[int]:
+    """At most ``limit`` facts BM25 did not score, closest first by a second signal: how many of
+    the message's word beginnings they share, then (for a question about time) whether they name
+    their time, then the most recently said."""
     wanted = _prefixes(query)
     when = asks_when(query)
 
     def signal(i: int) -> tuple[int, int, float]:
         f = facts[i]
-        shared = len(wanted & _prefixes(searchable(f))) if wanted else 0
-        return (-shared, -(1 if when and f.when else 0), -f.source.at.timestamp())
+        shared = len(wanted & _prefixes(texts[i])) if wanted else 0
+        return (-shared, -1 if when and f.when else 0, -f.source.at.timestamp())
 
-    return sorted((i for i in range(len(facts)) if i not in taken), key=signal)
+    rest = (i for i in range(len(facts)) if i not in taken)
+    return heapq.nsmallest(limit, rest, key=signal)
