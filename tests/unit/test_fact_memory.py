@@ -215,6 +215,8 @@ def test_an_ambiguous_weekday_is_left_as_said_rather_than_guessed():
     ("We're moving to Leeds in August", "in August 2024", "2024-08"),
     ("I started the course in January", "in January 2024", "2024-01"),
     ("I booked the dentist for 20 March", "20 March 2024", "2024-03-20"),
+    ("I'm so excited, we fly to Oslo on 2 March", "2 March 2025", "2025-03-02"),  # a state, not a deed
+    ("I need to renew my passport on Friday", "on Friday 15 March 2024", "2024-03-15"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])

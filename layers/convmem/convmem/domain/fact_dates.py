@@ -221,10 +221,24 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
 _PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
 
 
+# "so excited", "I'm tired", "feel rested": a word in -ed after these describes, it does not tell
+# what was done; nor does "need", "feed", "speed".
+_STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very", "really", "too", "feel", "feeling",
+                 "get", "getting", "got", "super", "pretty", "quite", "bit", "more", "most"}
+
+
 def _past(text: str, korean: bool) -> bool:
     if korean:
         return bool(_PAST_KO.search(text))
-    return bool(_PAST_EN.search(text)) and not _FUTURE_EN.search(text)
+    if _FUTURE_EN.search(text):
+        return False
+    for m in _PAST_EN.finditer(text):
+        word = m.group(0).lower()
+        before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]
+        if word.endswith("ed") and (word.endswith("eed") or (before and before[0] in _STATE_BEFORE)):
+            continue
+        return True
+    return False
 
 
 def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
