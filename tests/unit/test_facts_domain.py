@@ -242,3 +242,11 @@ def test_recall_stays_within_its_budget_and_count():
     chosen = recall(facts, "hobby weekends", budget_tokens=60, max_facts=50)
     assert sum(count_tokens(f"- {f.statement}") + 1 for f in chosen) <= 60 and chosen
     assert len(recall(facts, "hobby weekends", budget_tokens=10_000, max_facts=5)) == 5
+
+
+def test_recall_by_embedding_similarity_sends_nothing_below_its_floor():
+    facts = _many_facts(10)
+    scores = [0.0] * len(facts)
+    scores[-1] = 0.4  # one fact close to the message; the others under the similarity floor (0)
+    chosen = recall(facts, "what do I do at weekends?", budget_tokens=300, max_facts=8, scores=scores)
+    assert [f.id for f in chosen] == [facts[-1].id, next(f.id for f in facts if f.key == "name")]

@@ -400,11 +400,13 @@ def recall(
     (shared word beginnings, a named time for a question about when, then the most recently
     said): the words of a question seldom meet the words of the answer ("What car did I buy?" /
     "bought a used Subaru"), and a budget left empty recalls nothing. ``scores`` (e.g. embedding
-    similarity) replaces the lexical BM25 scorer when given. A message that asks when favours
-    dated facts."""
+    similarity) replaces the lexical BM25 scorer when given, and then nothing fills: similarity
+    already meets other wordings, and below its floor a fact is unrelated. A message that asks
+    when favours dated facts."""
     if not facts or max_facts <= 0:
         return []
     texts = [searchable(f) for f in facts]
+    lexical = scores is None
     if scores is None:
         scores = relevance.bm25_scores(query, texts)
     if asks_when(query):  # what names its time first, then what carries when it was said
@@ -418,7 +420,8 @@ def recall(
     # the closest by a second signal first (see ``_fill_order``).
     eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
     order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
-    order += _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS)
+    if lexical:  # embeddings meet words in other forms already; below their floor a fact is unrelated
+        order += _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS)
     chosen: list[Fact] = []
     used = misfits = 0
     for i in order:
