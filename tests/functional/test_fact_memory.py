@@ -41,6 +41,20 @@ def test_an_event_told_with_yesterday_is_recalled_with_its_date_in_a_new_session
     assert not any("photo" in f.statement.lower() for f in recalled.values())  # the other party's photos are not theirs
 
 
+def test_a_question_whose_words_miss_the_fact_still_gets_it_in_a_new_session(services, facts_fn):  # noqa: F811 - fixture
+    # "car" and "buy" meet none of "bought a second-hand Volvo": BM25 scores it 0, the budget it
+    # leaves empty still carries it.
+    say(services, "I bought a second-hand Volvo on 2 March, so I can drive my nan to her choir.", session="s-1")
+    assert facts_fn(job(1, session="s-1")) == {"batchItemFailures": []}
+    said = _transcript_at(services, "s-1")
+
+    result = say(services, "What car did I buy?", session="s-2")
+    recalled = {f.id: f.statement for f in services.facts.list_facts(USER)}
+    texts = [recalled[i] for i in result.context.fact_ids]
+    assert any("Volvo" in t for t in texts), texts
+    assert any(f"2 March {said.year}" in t or f"2 March {said.year - 1}" in t for t in texts), texts  # the year is placed
+
+
 def _many(n, said):
     return [Fact(id=f"{i:032x}", key=f"event.walk_{i}", statement=f"They walked the coastal trail section {i} on {day_text(said.date())}",
                  value=f"walk coastal trail section {i}", source=FactSource(session_id="old", seq=2 * i + 1, channel="web", at=said),
@@ -121,6 +135,8 @@ def test_bedrock_extraction_gets_the_said_date_and_gives_the_offline_shape(servi
     assert request["messages"][0]["content"][0]["text"].startswith(f"Said on {said:%A} {day_text(said.date())} ({said:%Y-%m-%d}).")
     prompt = request["system"][0]["text"]
     assert "event.<topic>" in prompt and "never the other party" in prompt and "YYYY-MM-DD" in prompt
+    # as the offline extractor: a date without its year is placed by tense, a reaction is not a fact
+    assert "without its year" in prompt and "never reactions to what they were told" in prompt
     kept = {f.key: f for f in services.facts.list_facts(USER)}
     # The malformed fact (a time that is not a date) and the one about the other party's idea are
     # dropped alone; the others keep the shape the offline extractor gives: a dated event with its

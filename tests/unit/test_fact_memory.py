@@ -55,6 +55,10 @@ def told(facts):
     "너는 어제 뭐 했어?",
     "네가 만든 케이크 정말 맛있었어.",
     "당신의 강아지가 너무 귀여워요.",
+    "Aw, I love Peanut!",  # someone the other party told of, by name
+    "How was the recital? I can't picture Theo on a stage.",
+    "민호 씨 요리 잘하잖아.",
+    "그 케이크 먹어 보고 싶다!",
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
@@ -63,6 +67,18 @@ def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(te
 def test_an_opinion_that_also_says_something_of_their_own_is_kept():
     [fact] = told(extract("I think I'll start running again next month.", WED))
     assert fact.statement == "They think they'll start running again in April 2024"
+
+
+def test_a_name_they_love_is_kept_when_they_say_it_is_theirs():
+    found = {c.key: c.statement for c in extract("My hamster Nugget sleeps all day. I love Nugget!", WED)}
+    assert found["pet.nugget"] == "Has a hamster named Nugget" and "Loves Nugget" in found.values()
+
+
+def test_a_title_does_not_end_the_sentence_and_an_appositive_is_not_a_greeting():
+    found = {c.key: c.statement for c in extract("My neighbour Mrs. Okafor is teaching me to knit.", WED)}
+    assert found["people.mrs_okafor"] == "Their neighbour is called Mrs. Okafor"
+    [fact] = told(extract("Juniper, my greyhound, won her first race on Saturday.", WED))
+    assert fact.statement.startswith("Juniper, their greyhound, won her first race on Saturday 9 March 2024")
 
 
 def test_a_message_mixing_their_things_and_mine_keeps_only_mine():
@@ -187,6 +203,32 @@ def test_next_month_in_december_is_january_of_the_next_year():
 
 def test_an_ambiguous_weekday_is_left_as_said_rather_than_guessed():
     assert fact_dates.resolve("this Friday we have a party", WED) == ("this Friday we have a party", None)
+
+
+@pytest.mark.parametrize(("text", "rendered", "when"), [
+    # Said on Wednesday 13 March 2024. What was done lies before, what is planned after.
+    ("I finally passed my driving test on Monday", "on Monday 11 March 2024", "2024-03-11"),
+    ("The book club meets on Monday", "on Monday 18 March 2024", "2024-03-18"),
+    ("My cousin is getting married on 2 February", "2 February 2025", "2025-02-02"),
+    ("We adopted a rabbit on 2 February", "2 February 2024", "2024-02-02"),
+    ("I ran the marathon on October 6th", "6 October 2023", "2023-10-06"),
+    ("We're moving to Leeds in August", "in August 2024", "2024-08"),
+    ("I started the course in January", "in January 2024", "2024-01"),
+    ("I booked the dentist for 20 March", "20 March 2024", "2024-03-20"),
+    ("I'm so excited, we fly to Oslo on 2 March", "2 March 2025", "2025-03-02"),  # a state, not a deed
+    ("I need to renew my passport on Friday", "on Friday 15 March 2024", "2024-03-15"),
+    ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
+    ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
+])
+def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, when):
+    resolved, found = fact_dates.resolve(text, WED)
+    assert rendered in resolved and found == when
+
+
+@pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
+                                  "2023년 5월 7일에 태어났어요"])
+def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
+    assert fact_dates.resolve(text, WED) == (text, None)
 
 
 def test_an_event_keeps_its_date_and_when_it_was_said():

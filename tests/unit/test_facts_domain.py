@@ -212,10 +212,27 @@ def test_recall_matches_korean_particles():
     assert [f.value for f in recall(facts, "부산 날씨 어때요?", budget_tokens=100, max_facts=3)] == ["부산"]
 
 
-def test_recall_sends_standing_facts_but_not_unrelated_ones():
+def test_recall_sends_standing_facts_first_then_fills_its_budget_with_the_most_recent():
     facts = _many_facts(30)
     chosen = recall(facts, "Can you help me with something?", budget_tokens=300, max_facts=8)
-    assert [f.key for f in chosen] == ["name"]
+    assert chosen[0].key == "name"  # nothing matches: who they are still leads
+    # the rest of the budget carries what they said last, not nothing
+    assert [f.statement for f in chosen[1:]] == [f"Enjoys hobby-{i} on weekends" for i in range(27, 20, -1)]
+
+
+def test_recall_fills_with_what_shares_the_question_s_word_beginnings_then_a_date_then_recency():
+    # "travel" never meets "travelled" through the light stemmer: BM25 scores nothing here.
+    facts = [
+        Fact(id="trip", key="event.lisbon", statement="They travelled to Lisbon with their aunt in May 2024",
+             value="lisbon", source=src(1), created_at=T0, updated_at=T0, when="2024-05"),
+        Fact(id="move", key="event.flat", statement="They moved flats in April 2024", value="flat",
+             source=src(2), created_at=T0, updated_at=T0, when="2024-04"),
+        Fact(id="tea", key="note.tea", statement="They drink green tea every morning", value="tea",
+             source=src(3), created_at=T0, updated_at=T0),
+    ]
+    assert recall(facts, "Where did I travel?", budget_tokens=300, max_facts=1)[0].id == "trip"
+    assert recall(facts, "When was that?", budget_tokens=300, max_facts=1)[0].id == "move"  # dated, then the latest
+    assert recall(facts, "Anything new?", budget_tokens=300, max_facts=1)[0].id == "tea"  # the latest said
 
 
 def test_recall_stays_within_its_budget_and_count():
@@ -225,3 +242,11 @@ def test_recall_stays_within_its_budget_and_count():
     chosen = recall(facts, "hobby weekends", budget_tokens=60, max_facts=50)
     assert sum(count_tokens(f"- {f.statement}") + 1 for f in chosen) <= 60 and chosen
     assert len(recall(facts, "hobby weekends", budget_tokens=10_000, max_facts=5)) == 5
+
+
+def test_recall_by_embedding_similarity_sends_nothing_below_its_floor():
+    facts = _many_facts(10)
+    scores = [0.0] * len(facts)
+    scores[-1] = 0.4  # one fact close to the message; the others under the similarity floor (0)
+    chosen = recall(facts, "what do I do at weekends?", budget_tokens=300, max_facts=8, scores=scores)
+    assert [f.id for f in chosen] == [facts[-1].id, next(f.id for f in facts if f.key == "name")]

@@ -200,13 +200,90 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     return _period(said, _KO_PERIODS[period], direction)
 
 
+# A date that leaves out what the listener can infer: the year ("on 21 December", "in August",
+# "12월 21일") or the week ("on Thursday"). Which one is meant follows from the tense: what was
+# done lies before the day it was said, what is planned after it.
+_MONTH_NAMES = "|".join(_MONTHS)
+_EN_PARTIAL = re.compile(
+    r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_NAMES + r")"
+    r"|(?P<m2>" + _MONTH_NAMES + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
+    r"|(?P<on>on\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
+)
+_KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일|(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")에")
+_PAST_EN = re.compile(
+    r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
+    r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|[a-z]{2,}ed)\b",
+    re.IGNORECASE,
+)
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|next|"
+                        r"booked|scheduled|starts?|begins?)\b", re.IGNORECASE)
+_PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
+
+
+# "so excited", "I'm tired", "feel rested": a word in -ed after these describes, it does not tell
+# what was done; nor does "need", "feed", "speed".
+_STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very", "really", "too", "feel", "feeling",
+                 "get", "getting", "got", "super", "pretty", "quite", "bit", "more", "most"}
+
+
+def _past(text: str, korean: bool) -> bool:
+    if korean:
+        return bool(_PAST_KO.search(text))
+    if _FUTURE_EN.search(text):
+        return False
+    for m in _PAST_EN.finditer(text):
+        word = m.group(0).lower()
+        before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]
+        if word.endswith("ed") and (word.endswith("eed") or (before and before[0] in _STATE_BEFORE)):
+            continue
+        return True
+    return False
+
+
+def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
+    for year in ((said.year, said.year - 1) if past else (said.year, said.year + 1)):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            return None
+        if (d <= said) if past else (d >= said):
+            return d
+    return None
+
+
+def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
+    if m["wd"]:
+        weekday = (_KO_WEEKDAYS if korean else [w.capitalize() for w in _WEEKDAYS]).index(m["wd"])
+        d = _weekday(said, weekday, -1 if past else 1)
+        return (ko_day_text(d) + "에", d.isoformat()) if korean else (f"on {m['wd']} {day_text(d)}", d.isoformat())
+    if korean:
+        d = _partial_day(said, int(m["m"]), int(m["d"]), past)
+        return (ko_day_text(d), d.isoformat()) if d else None
+    if m["m3"]:
+        month = _MONTHS.index(m["m3"]) + 1
+        year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
+        return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
+    month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"])
+    d = _partial_day(said, _MONTHS.index(month_name) + 1, int(day), past)
+    return (day_text(d), d.isoformat()) if d else None
+
+
 def find(text: str, said_at: datetime) -> list[Resolved]:
-    """Every relative time expression in ``text`` resolved against ``said_at`` (in order)."""
+    """Every relative time expression in ``text`` resolved against ``said_at`` (in order), and
+    every date that leaves out its year or week (resolved by the tense of ``text``)."""
     said = said_at.date()
     out = []
     for pattern, resolve in ((_EN, _resolve_en), (_KO, _resolve_ko)):
         for m in pattern.finditer(text):
             found = resolve(m, said)
+            if found is not None:
+                out.append(Resolved(m.start(), m.end(), *found))
+    for pattern, korean in ((_EN_PARTIAL, False), (_KO_PARTIAL, True)):
+        for m in pattern.finditer(text):
+            if any(r.start < m.end() and m.start() < r.end for r in out):
+                continue  # "last Thursday" is resolved already
+            found = _resolve_partial(m, said, _past(text, korean), korean)
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)

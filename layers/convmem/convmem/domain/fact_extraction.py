@@ -119,6 +119,8 @@ def _likes(text: str) -> list[FactCandidate]:
             continue
         if _OTHER_PARTY.search(thing) or _OTHER_PARTY.search(text[max(0, m.start() - 12):m.start()]):
             continue  # "I love your turtles": their things, not a taste of the visitor's
+        if len(words) == 1 and thing[:1].isupper() and not re.search(rf"\b(?:my|our)\b[^.!?]*\b{re.escape(thing)}\b", text, re.I):
+            continue  # "I love Biscuit!": fondness for someone they name, not a taste; whose they are, only "my" says
         if verb == "prefer" and thing.casefold() in _LANGUAGES:
             continue  # "I prefer Korean" is the language, handled there
         negative = verb in {"don't like", "do not like", "dislike", "hate", "can't stand"}
@@ -148,8 +150,11 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|�
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
 # that names no other party is the visitor's own, unless it is a reaction to what they were told
 # ("사진 정말 예쁘네요", "좋았겠다").
-_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네)[.!~ㅎㅋ\s]*$")
-_SENTENCE = re.compile(r"(?<=[.!?。])\s+|\n+|(?<=[다요죠음])\.\s*")
+# "~잖아(요)" appeals to what the listener knows ("그 사람 노래 잘하잖아": their world, not the
+# visitor's); the plain "~고 싶다!" is "I'd love to" (an _OPINION in English), unlike the told "~고 싶어요".
+_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다)[.!~ㅎㅋ\s]*$")
+# A title's full stop ("Mrs. Chen") does not end the sentence.
+_SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|haha+|lol|well|so|actually|honestly|totally|"
@@ -182,7 +187,7 @@ _RELATIONS = (
     "colleague|coworker|boss|roommate|neighbor|neighbour|mentor|teacher"
 )
 _PETS = "dog|puppy|cat|kitten|bird|parrot|hamster|rabbit|bunny|turtle|fish|horse|snake|lizard|guinea pig"
-_NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?([A-Z][a-z]+)\b"
+_NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][a-z]+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")" + _NAMED)
 _NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b")
@@ -216,7 +221,7 @@ _REQUEST = re.compile(
 # them") is about what they were told, unless the sentence also says something of their own.
 _OPINION = re.compile(
     r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+)?(?:think|thought|bet|guess|hope|wish|agree|"
-    r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|"
+    r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|can't picture|cannot picture|can't imagine|cannot imagine|can't believe|cannot believe|"
     r"can't wait|cannot wait|love to|like to)\b",
     re.IGNORECASE,
 )
@@ -257,8 +262,8 @@ def _slot_people(text: str) -> list[FactCandidate]:
         relation, name = " ".join(m.group(1).lower().split()), m.group(2)
         if name in _PLACEHOLDER_NAMES:
             continue
-        key = f"family.{relation}.{name}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
-                                                              "roommate", "neighbor", "neighbour", "mentor", "teacher"} else f"people.{name}"
+        key = f"family.{relation}.{name.replace('.', '')}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
+                                                              "roommate", "neighbor", "neighbour", "mentor", "teacher"} else f"people.{name.replace('.', '')}"
         out.append(FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}"))
     pets = [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
     pets += [(m.group(2), m.group(1)) for m in _NAME_THEN_PET_RE.finditer(text)]
@@ -302,7 +307,8 @@ def _clauses_about_them(sentence: str) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left."""
     parts = [p for p in _CLAUSE.split(sentence) if p]
-    if len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]):
+    # ... unless what follows says who it is ("Kepler, my border collie, ...").
+    if len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE):
         parts = parts[1:]
     kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?")]
     if not kept:

@@ -17,6 +17,7 @@ fewer words. Who they are and how to reach them is never compacted.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -373,6 +374,8 @@ _ASKS_WHEN = re.compile(
     r"|언제|며칠|몇\s*월|몇\s*년|지난번|마지막으로|처음으로",
     re.IGNORECASE,
 )
+# Facts in a row that do not fit what is left of the budget before recall stops looking.
+MAX_MISFITS = 20
 # How much a dated fact gains when the message asks when something happened.
 WHEN_BOOST = 1.5
 SAID_BOOST = 1.2
@@ -392,13 +395,20 @@ def recall(
     scores: Sequence[float] | None = None,
 ) -> list[Fact]:
     """The facts to send with ``query``: the most relevant first, within ``budget_tokens`` and
-    ``max_facts``. Relevance, not recency: a fact the message does not touch is sent only if it
-    is standing background (name, language). ``scores`` (e.g. embedding similarity) replaces the
-    lexical BM25 scorer when given. A message that asks when favours dated facts."""
+    ``max_facts``. Relevance first: what the message matches, then standing background (name,
+    language); the budget left is filled with the other facts, closest by a second signal first
+    (shared word beginnings, a named time for a question about when, then the most recently
+    said): the words of a question seldom meet the words of the answer ("What car did I buy?" /
+    "bought a used Subaru"), and a budget left empty recalls nothing. ``scores`` (e.g. embedding
+    similarity) replaces the lexical BM25 scorer when given, and then nothing fills: similarity
+    already meets other wordings, and below its floor a fact is unrelated. A message that asks
+    when favours dated facts."""
     if not facts or max_facts <= 0:
         return []
+    texts = [searchable(f) for f in facts]
+    lexical = scores is None
     if scores is None:
-        scores = relevance.bm25_scores(query, [searchable(f) for f in facts])
+        scores = relevance.bm25_scores(query, texts)
     if asks_when(query):  # what names its time first, then what carries when it was said
         scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
                   for s, f in zip(scores, facts, strict=True)]
@@ -406,18 +416,51 @@ def recall(
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
 
-    # Only what can be sent is ordered: a match, or standing background.
+    # What matches first (then standing background); the budget left is filled with the rest,
+    # the closest by a second signal first (see ``_fill_order``).
     eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
     order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
+    if lexical:  # embeddings meet words in other forms already; below their floor a fact is unrelated
+        order += _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS)
     chosen: list[Fact] = []
-    used = 0
+    used = misfits = 0
     for i in order:
         fact = facts[i]
         cost = count_tokens(f"- {fact.statement}") + 1
         if used + cost > budget_tokens:
+            misfits += 1
+            if misfits == MAX_MISFITS:
+                break  # the budget is as good as full: counting thousands more facts would cost the turn
             continue
+        misfits = 0
         chosen.append(fact)
         used += cost
-        if len(chosen) == max_facts:
-            break
+        if len(chosen) == max_facts or used + 4 > budget_tokens:
+            break  # full: no statement costs fewer than four tokens ("- X" and its line)
     return chosen
+
+
+# A word's first letters: "bought" and "buying", "married" and "marriage" share them where a
+# light stemmer does not meet them. Short words say too little to count.
+_PREFIX = 4
+
+
+@lru_cache(maxsize=16384)
+def _prefixes(text: str) -> frozenset[str]:
+    return frozenset(w[:_PREFIX] for w in relevance.words(text) if len(w) >= _PREFIX and w.isalpha())
+
+
+def _fill_order(facts: Sequence[Fact], texts: Sequence[str], query: str, taken: set[int], limit: int) -> list[int]:
+    """At most ``limit`` facts BM25 did not score, closest first by a second signal: how many of
+    the message's word beginnings they share, then (for a question about time) whether they name
+    their time, then the most recently said."""
+    wanted = _prefixes(query)
+    when = asks_when(query)
+
+    def signal(i: int) -> tuple[int, int, float]:
+        f = facts[i]
+        shared = len(wanted & _prefixes(texts[i])) if wanted else 0
+        return (-shared, -1 if when and f.when else 0, -f.source.at.timestamp())
+
+    rest = (i for i in range(len(facts)) if i not in taken)
+    return heapq.nsmallest(limit, rest, key=signal)
