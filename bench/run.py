@@ -339,8 +339,15 @@ def main(argv: list[str] | None = None) -> int:
         },
         **results,
     }
-    report["goals"] = goals(report)
     out = Path(args.out) if args.out else (None if args.smoke else RESULTS)
+    if args.only and out is not None and out.exists():
+        # Some sections re-run: the file keeps the others' results (the meta says when each ran).
+        earlier = json.loads(out.read_text())
+        before = earlier.get("sections_meta") or {n: earlier["meta"] for n in SECTIONS if n in earlier}
+        sections_meta = {**before, **{n: report["meta"] for n in names}}
+        report = {**{k: v for k, v in earlier.items() if k not in ("goals", "sections_meta")}, **report,
+                  "sections_meta": sections_meta}
+    report["goals"] = goals(report)
     if out is not None:
         out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     print()
