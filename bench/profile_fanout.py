@@ -23,6 +23,7 @@ moto server (bench/common.embedded_aws, as `make run` runs it), resources from t
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import threading
@@ -90,11 +91,10 @@ def run(users: int = 5000, turns: int = 2, model_p50_s: float = MODEL_P50_S, mod
     from local.lambda_runtime import LambdaContext, load_handler
     from local.pollers import EventSource, QueuePoller
 
+    load_before = [round(x, 2) for x in os.getloadavg()]
     with embedded_aws(scaled=True) as aws:
         bounds = _template_bounds(aws.template)
         seed_s = _seed(aws, users, turns)
-        import os
-
         os.environ.update(aws.function_env("ProfileRefreshFunction"))
         sqs, ddb = boto3.client("sqs"), boto3.client("dynamodb")
         queue = aws.resolver.refs["ProfileQueue"]
@@ -165,6 +165,7 @@ def run(users: int = 5000, turns: int = 2, model_p50_s: float = MODEL_P50_S, mod
     return {
         "users": users,
         "turns_per_user": turns,
+        "load_average": {"before": load_before, "after": [round(x, 2) for x in os.getloadavg()]},
         "template": bounds,
         "seed_s": round(seed_s, 1),
         "tick": tick,
