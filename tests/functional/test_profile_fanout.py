@@ -211,3 +211,33 @@ def test_profile_jobs_carry_ids_and_times_only(stack, settings):
         job = json.loads(body)
         assert set(job) == {"userId", "activeAt"} and datetime.fromisoformat(job["activeAt"])
         assert CANARY not in body and "order" not in body and "English" not in body
+
+
+class RefusingSqs:
+    """SendMessageBatch that refuses some entries: ``flaky`` once, ``refused`` every time."""
+
+    def __init__(self, flaky: set[str], refused: set[str]) -> None:
+        self.flaky, self.refused, self.sent = set(flaky), refused, []
+
+    def send_message_batch(self, QueueUrl, Entries):  # noqa: N803 - boto3's names
+        failed = []
+        for e in Entries:
+            user = json.loads(e["MessageBody"])["userId"]
+            if user in self.refused or user in self.flaky:
+                self.flaky.discard(user)
+                failed.append({"Id": e["Id"], "SenderFault": False, "Code": "InternalError"})
+            else:
+                self.sent.append(user)
+        return {"Successful": [], "Failed": failed}
+
+
+def test_entries_the_queue_refuses_are_sent_again_once_then_counted_as_not_sent():
+    from convmem.ports import DueUser
+
+    users = [DueUser(f"u-{i:02d}", datetime(2026, 12, 1, tzinfo=UTC)) for i in range(23)]
+    sqs = RefusingSqs(flaky={"u-04", "u-15"}, refused={"u-21"})
+
+    unsent = SqsJobs("", sqs, profile_queue_url="q").send_profiles(users)
+
+    assert unsent == 1  # u-21 stays due; the next tick sends it
+    assert sorted(sqs.sent) == [u.user_id for u in users if u.user_id != "u-21"]
