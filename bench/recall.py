@@ -305,7 +305,7 @@ def replay(stack: Stack, conv: Conversation, user: str, max_sessions: int | None
             if through is not None:
                 stack.fold.fold(sid, user, through)
             turns += 1
-        stack.profile.refresh_due()
+        stack.profile.refresh_all_due()
     return {"turns": turns, "facts_job_ms_median": round(statistics.median(facts_ms), 2) if facts_ms else None}
 
 

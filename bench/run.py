@@ -14,6 +14,8 @@ after the other, so no section's work competes with another's timing:
   recall       7    LoCoMo-format conversations replayed, their questions asked in a new session: is the
                     answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
   knowledge         the largest legal turn body: parse, limits, assembly; memory after 100 (bench/knowledge_assembly.py)
+  profile_fanout    5,000 due users: the tick, then the refresh function at its MaximumConcurrency until all are
+                    refreshed; the projected time on AWS at the template's bounds (bench/profile_fanout.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -52,6 +54,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                        {"sizes": [100, 300], "jobs": 4, "repeats": 3}),
     "recall": ("bench.recall", {}, {"quick": True}),
     "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
+    "profile_fanout": ("bench.profile_fanout", {"users": 5000, "turns": 2}, {"users": 24, "turns": 1}),
 }
 
 
@@ -139,6 +142,9 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     if k:
         add("issue 15.2 largest legal body, p95 CPU ms (parse + limits + assembly)", k["worst_cpu_ms_p95"])
         add(f"issue 15.2 RSS gained after {2 * k['bodies_per_shape']} largest bodies (MB)", k["rss_gained_mb"])
+    pf = r.get("profile_fanout")
+    if pf:
+        add(f"issue 15.6 {pf['users']:,} due users all refreshed after one tick (s, local stack)", pf["all_refreshed_s"])
     return out
 
 
@@ -294,6 +300,16 @@ def table(r: dict[str, Any]) -> str:
                              f"{name.replace('_', ' ')} {v['cpu_ms']['median']} / {v['cpu_ms']['p95']} (wall {v['wall_ms']['median']})"
                              for name, v in k.items() if isinstance(v, dict) and "cpu_ms" in v)
                          + f"; RSS gained after {2 * k['bodies_per_shape']}: {k['rss_gained_mb']['value']} MB")
+    pf = r.get("profile_fanout")
+    if pf:
+        t, pr = pf["template"], pf["projection_aws"]
+        lines.append(f"\nProfile refresh fan-out ({pf['users']:,} due users, {pf['turns_per_user']} turns each; "
+                     f"MaximumConcurrency {t['max_concurrency']}, BatchSize {t['batch_size']})")
+        lines += _rows([["tick s", "all refreshed s (local)", "left due", "dead-lettered", "local ms a job",
+                         f"AWS s at model p50 {pr['model_p50_s']} s", f"AWS s at p95 {pr['model_p95_s']} s", "users / h at p50"],
+                        [pf["tick_s"]["value"], pf["all_refreshed_s"]["value"], pf["left_due"], pf["dead_lettered"],
+                         pf["local_job_ms"]["mean"], pr["at_p50_s"], pr["at_p95_s"], pr["users_per_hour_at_p50"]]])
+        lines.append("  AWS: " + pr["how"])
     rc = r.get("recall")
     if rc:
         from bench.recall import table as recall_table

@@ -59,8 +59,13 @@ def to_sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, An
 
 
 class QueuePoller(threading.Thread):
-    def __init__(self, source: EventSource, resolver: Resolver, handler: Callable[[dict, Any], Any], sqs: Any) -> None:
+    def __init__(
+        self, source: EventSource, resolver: Resolver, handler: Callable[[dict, Any], Any], sqs: Any,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         super().__init__(name=f"poller-{source.function}", daemon=True)
+        self.clock = clock
+        """The invocations' clock (monotonic by default); tests pass one a slow fake model moves."""
         self.source = source
         self.url = resolver.refs[source.queue_logical_id]
         self.arn = resolver.attrs[(source.queue_logical_id, "Arn")]
@@ -86,7 +91,8 @@ class QueuePoller(threading.Thread):
             return 0
         event = to_sqs_event(got, self.arn)
         try:
-            result = self.handler(event, LambdaContext(self.source.function)) or {}
+            context = LambdaContext(self.source.function, **({"clock": self.clock} if self.clock else {}))
+            result = self.handler(event, context) or {}
             failed = {f["itemIdentifier"] for f in result.get("batchItemFailures", [])}
         except Exception:
             failed = {m["MessageId"] for m in got}  # the whole batch fails, as on Lambda

@@ -1,4 +1,5 @@
-"""Scheduled profile refresh (EventBridge): users active since their last refresh get a new one."""
+"""Scheduled profile tick (EventBridge): queue one refresh job for every user active since their
+last refresh; the refresh function (functions/refresh) works through them with bounded concurrency."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ def service() -> ProfileService:
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, int]:
-    run = service().refresh_due(time_left_s=lambda: context.get_remaining_time_in_millis() / 1000)
-    metrics.add_metric(name="ProfilesRefreshed", unit=MetricUnit.Count, value=run.refreshed)
-    logger.info("profile refresh", extra={"refreshed": run.refreshed, "failed": run.failed, "left": run.left_for_next_run,
-                                          "skipped": run.skipped})
-    return {"refreshed": run.refreshed, "failed": run.failed, "leftForNextRun": run.left_for_next_run, "skipped": run.skipped}
+def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    tick = service().enqueue_due(time_left_s=lambda: context.get_remaining_time_in_millis() / 1000)
+    metrics.add_metric(name="ProfileJobsEnqueued", unit=MetricUnit.Count, value=tick.enqueued)
+    logger.info("profile tick", extra={"enqueued": tick.enqueued, "failed": tick.failed, "complete": tick.complete,
+                                       "skipped": tick.skipped})
+    return {"enqueued": tick.enqueued, "failed": tick.failed, "complete": tick.complete, "skipped": tick.skipped}

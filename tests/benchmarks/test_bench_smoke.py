@@ -105,3 +105,13 @@ def test_recall_replays_the_projects_conversations_and_asks_every_system_the_sam
         assert everything["whole"]["present"] > 0
         assert everything["convmem_total_tokens_median"] > everything["convmem"]["tokens_median"]  # the captured request
     assert any(g["goal"].startswith("7. temporal") for g in smoke[0]["goals"])
+
+
+def test_one_tick_gets_every_due_user_refreshed_through_the_queue(smoke):
+    fanout, table = smoke[0]["profile_fanout"], smoke[1]
+    assert fanout["tick"]["enqueued"] == fanout["users"] and fanout["tick"]["complete"]
+    assert fanout["left_due"] == 0 and fanout["dead_lettered"] == 0 and fanout["all_refreshed_s"]["met"]
+    assert fanout["template"]["max_concurrency"] >= 2
+    projection = fanout["projection_aws"]
+    assert 0 < projection["at_p50_s"] <= projection["at_p95_s"] and projection["how"]
+    assert "Profile refresh fan-out" in table

@@ -56,7 +56,22 @@ def facts_fn(aws, api_env, settings, model):
 
 @pytest.fixture()
 def profile_fn(aws, api_env, settings, model):
-    return load_fn(aws, "ProfileFunction", "service", build_profile, settings, model)
+    """The schedule's tick, then the refresh function on what it queued (as the local stack polls it)."""
+    template, resolver = aws
+    queued = settings.model_copy(update={"profile_queue_url": resolver.refs["ProfileQueue"]})
+    tick = load_fn(aws, "ProfileFunction", "service", build_profile, queued, model)
+    module, name = load_module(template, "ProfileRefreshFunction", resolver)
+    module.service = lambda: build_profile(settings, model=model)
+    poller = QueuePoller(EventSource("ProfileRefreshFunction", "ProfileQueue", 5), resolver, getattr(module, name),
+                         boto3.client("sqs"))
+
+    def run(event):
+        result = tick(event)
+        while poller.poll_once():
+            pass
+        return result
+
+    return run
 
 
 def say(services, text, session=SESSION, user=USER, channel="web"):
@@ -191,15 +206,15 @@ def test_the_schedule_refreshes_active_users_once_within_the_cap(services, facts
                               "Thanks, the order box was damaged"]):
         say(services, text, session=f"s-{i % 2}")
         facts_fn(job(1 if i < 2 else 3, session=f"s-{i % 2}"))
-    assert profile_fn(load_event("profile_schedule.json")) == {"refreshed": 1, "failed": 0, "leftForNextRun": 0, "skipped": False}
+    assert profile_fn(load_event("profile_schedule.json")) == {"enqueued": 1, "failed": 0, "complete": True, "skipped": False}
     profile, refreshed_at = services.profile.get_profile(USER)
     assert profile and refreshed_at and count_tokens(profile) <= 150
     assert "Writes in English." in profile and "delivery" in profile and "order" in profile
     # No longer due: the next run does nothing until the user is active again.
-    assert profile_fn(load_event("profile_schedule.json"))["refreshed"] == 0
+    assert profile_fn(load_event("profile_schedule.json"))["enqueued"] == 0
     say(services, "one more question about my order", session="s-0")
     facts_fn(job(5, session="s-0"))
-    assert profile_fn(load_event("profile_schedule.json"))["refreshed"] == 1
+    assert profile_fn(load_event("profile_schedule.json"))["enqueued"] == 1
 
 
 def test_the_profile_goes_into_the_request_above_the_summary(services, facts_fn, profile_fn):

@@ -115,13 +115,20 @@ def background_work(settings) -> dict[str, Callable[[dict[str, Any]], Any]]:
     def facts(clients):
         build_facts(settings, clients=clients, model=LocalModel()).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=3))
 
-    def profile(clients):
-        assert build_profile(settings, clients=clients, model=LocalModel()).refresh_due().refreshed == 1
+    def profile(clients):  # the scheduled tick: the due index, its lease, the queue
+        queue = boto3.client("sqs").create_queue(QueueName="iam-profile-jobs")["QueueUrl"]
+        tick = build_profile(settings.model_copy(update={"profile_queue_url": queue}), clients=clients, model=LocalModel())
+        assert tick.enqueue_due().enqueued == 1
+
+    def refresh(clients):  # one queued job: the user's profile, sessions, messages, the write
+        [user] = [u for page in build_profile(settings, model=LocalModel())._store.due_user_pages() for u in page]  # noqa: SLF001
+        assert build_profile(settings, clients=clients, model=LocalModel()).refresh_job(user.user_id, user.active_at)
 
     def erase(clients):  # the queued rest of an erasure the API began (and destroyed the key of)
         assert build_erase(settings, clients=clients).continue_erasure(USER, time.monotonic() + 30, attempt=1, erasure_id="e-1")
 
-    return {"FoldFunction": fold, "FactsFunction": facts, "ProfileFunction": profile, "EraseFunction": erase}
+    return {"FoldFunction": fold, "FactsFunction": facts, "ProfileFunction": profile, "ProfileRefreshFunction": refresh,
+            "EraseFunction": erase}
 
 
 def test_the_api_function_may_make_every_dynamodb_request_it_makes(settings):
@@ -132,7 +139,8 @@ def test_the_api_function_may_make_every_dynamodb_request_it_makes(settings):
     assert denied("ApiFunction", recorder) == []
 
 
-@pytest.mark.parametrize("function", ["FoldFunction", "FactsFunction", "ProfileFunction", "EraseFunction"])
+@pytest.mark.parametrize("function", ["FoldFunction", "FactsFunction", "ProfileFunction", "ProfileRefreshFunction",
+                                      "EraseFunction"])
 def test_each_background_function_may_make_every_dynamodb_request_its_job_makes(settings, function):
     # A user with a session long enough to fold, facts to learn and a profile due.
     services = build_api(settings)

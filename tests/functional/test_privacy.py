@@ -232,7 +232,7 @@ def test_no_plaintext_in_tables_queue_messages_or_logs(aws, api_env, handler, al
     huge = load_event("api_turn.json")
     huge["body"] = json.dumps({"message": "zebra-canary-41 " * 20_000})  # a 413
     assert handler(huge)["statusCode"] == 413
-    build_profile(settings).refresh_due()
+    build_profile(settings).refresh_all_due()
     export = load_event("api_export_me.json")
     assert "zebra-canary-41" in handler(export)["body"].lower()  # the data is there, readable by its owner
     assert handler(load_event("api_erase_me.json"))["statusCode"] == 202

@@ -196,12 +196,11 @@ def test_a_profile_refresh_in_flight_when_the_erasure_starts_writes_no_profile(a
     services = build_api(settings)
     services.turns.take_turn(USER, SESSION, TurnInput(message="Hello, I write in English"))
     build_facts(settings).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=1))  # makes the user due
-    due = build_profile(settings).refresh_due()
-    assert due.refreshed == 1
+    assert build_profile(settings).refresh_all_due() == 1
     before = [i for i in scan_all(resolver) if i.get("SK", {}).get("S") == "PROFILE"][0]
     services.turns.take_turn(USER, SESSION, TurnInput(message="Another message"))
     build_facts(settings).process(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=3))
-    user = [u for u in build_profile(settings)._store.due_users(10)][0]  # noqa: SLF001
+    user = next(iter(build_profile(settings)._store.due_user_pages()))[0]  # noqa: SLF001
     with pytest.raises(ErasureInProgressError):
         build_profile(settings, model=ErasedMeanwhile(settings, budget_s=0)).refresh(user)
     after = [i for i in scan_all(resolver) if i.get("SK", {}).get("S") == "PROFILE"][0]

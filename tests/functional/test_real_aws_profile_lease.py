@@ -1,4 +1,5 @@
-"""One profile run at a time without reserved concurrency (issue 14, item 2).
+"""One profile tick at a time without reserved concurrency (issue 14, item 2; since issue 15 the
+tick queues the refreshes instead of making them).
 
 EventBridge fires the schedule whether or not the last run finished, and the template no longer
 reserves concurrency (new accounts cannot), so two runs can really overlap. The run lease - one
@@ -6,6 +7,7 @@ conditional put that lasts until the run's own timeout - lets only one of them w
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import boto3
@@ -18,20 +20,19 @@ from convmem.service.turn import TurnInput
 USERS = ("ana", "bo")
 
 
-class OverlappingTick(LocalModel):
-    """A profile model slow enough that the schedule's next tick starts while the first run works."""
-
+class CountingModel(LocalModel):
     def __init__(self) -> None:
         self.profiles: list[str] = []
-        self.next_tick = None
-        self.overlapping: list = []
 
     def write_profile(self, old, visitor_messages, cap_tokens):
         self.profiles.append(visitor_messages[0])
-        if self.next_tick is not None:
-            tick, self.next_tick = self.next_tick, None
-            self.overlapping.append(tick())  # EventBridge does not wait for the run in progress
         return super().write_profile(old, visitor_messages, cap_tokens)
+
+
+def ticking(settings, aws, model=None):
+    """The profile service as the tick runs it: with the template's profile queue."""
+    _, resolver = aws
+    return build_profile(settings.model_copy(update={"profile_queue_url": resolver.refs["ProfileQueue"]}), model=model)
 
 
 def active_users(services, settings) -> DynamoDBStore:
@@ -42,34 +43,46 @@ def active_users(services, settings) -> DynamoDBStore:
     return store
 
 
-def test_a_tick_during_a_run_does_nothing_and_each_profile_is_written_once(services, settings):
+def test_a_tick_during_a_tick_does_nothing_and_each_profile_is_written_once(services, settings, aws):
     active_users(services, settings)
-    model = OverlappingTick()
-    run = build_profile(settings, model=model)
-    model.next_tick = lambda: build_profile(settings, model=model).refresh_due(time_left_s=lambda: 300)
+    model = CountingModel()
+    sqs = boto3.client("sqs")
+    overlapping = []
 
-    first = run.refresh_due(time_left_s=lambda: 300)
+    def next_tick(**_) -> None:  # EventBridge does not wait for the tick in progress: it fires while it sends
+        if not overlapping:
+            overlapping.append(ticking(settings, aws).enqueue_due(time_left_s=lambda: 300))
 
-    [second] = model.overlapping
-    assert second.skipped and second.refreshed == 0
-    assert first.refreshed == len(USERS) and not first.skipped
-    assert len(model.profiles) == len(USERS)  # one model call per user, not one per run
-    # The run gave the lease back: the next tick works (and finds nobody due).
-    later = build_profile(settings, model=model).refresh_due(time_left_s=lambda: 300)
-    assert not later.skipped and later.refreshed == 0
+    sqs.meta.events.register("before-call.sqs.SendMessageBatch", next_tick)
+
+    first = build_profile(settings.model_copy(update={"profile_queue_url": aws[1].refs["ProfileQueue"]}),
+                          clients={"sqs": sqs}, model=model).enqueue_due(time_left_s=lambda: 300)
+
+    [second] = overlapping
+    assert second.skipped and second.enqueued == 0
+    assert first.enqueued == len(USERS) and not first.skipped
+    worker = build_profile(settings, model=model)
+    jobs = sqs.receive_message(QueueUrl=aws[1].refs["ProfileQueue"], MaxNumberOfMessages=10)["Messages"]
+    for job in jobs:
+        body = json.loads(job["Body"])
+        worker.refresh_job(body["userId"], datetime.fromisoformat(body["activeAt"]))
+    assert len(model.profiles) == len(USERS)  # one model call per user, not one per tick
+    # The tick gave the lease back: the next tick works (and finds nobody due).
+    later = ticking(settings, aws).enqueue_due(time_left_s=lambda: 300)
+    assert not later.skipped and later.enqueued == 0
 
 
-def test_a_run_killed_at_its_timeout_holds_the_lease_only_until_then(services, settings):
+def test_a_run_killed_at_its_timeout_holds_the_lease_only_until_then(services, settings, aws):
     store = active_users(services, settings)
     now = datetime.now(UTC)
     # A run that is still within its 300 s: the tick stays out.
     assert store.acquire_lease(RUN_LEASE, owner="running", now=now, until=now + timedelta(seconds=300))
-    assert build_profile(settings).refresh_due(time_left_s=lambda: 300).skipped
+    assert ticking(settings, aws).enqueue_due(time_left_s=lambda: 300).skipped
     assert store.acquire_lease(RUN_LEASE, owner="other", now=now, until=now + timedelta(seconds=300)) is False
     # A run killed at its timeout never released its lease; once that time is over the next tick works.
     store.release_lease(RUN_LEASE, owner="someone-else")  # only the holder can free it
-    assert build_profile(settings).refresh_due(time_left_s=lambda: 300).skipped
+    assert ticking(settings, aws).enqueue_due(time_left_s=lambda: 300).skipped
     later = now + timedelta(seconds=301)
     assert store.acquire_lease(RUN_LEASE, owner="next", now=later, until=later + timedelta(seconds=300))
     store.release_lease(RUN_LEASE, owner="next")
-    assert build_profile(settings).refresh_due(time_left_s=lambda: 300).refreshed == len(USERS)
+    assert ticking(settings, aws).enqueue_due(time_left_s=lambda: 300).enqueued == len(USERS)

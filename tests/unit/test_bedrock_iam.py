@@ -24,7 +24,7 @@ USES = {
     "ApiFunction": ["ReplyModelId", "EmbeddingModelId"],
     "FactsFunction": ["UtilityModelId", "EmbeddingModelId"],
     "FoldFunction": ["UtilityModelId"],
-    "ProfileFunction": ["UtilityModelId"],
+    "ProfileRefreshFunction": ["UtilityModelId"],
 }
 
 

@@ -54,9 +54,20 @@ def test_the_profile_function_may_write_only_its_run_lease_outside_user_items():
     assert [st["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] for st in lease] == [["LEASE#*"]]
 
 
+def test_the_profile_tick_reads_only_the_due_index_and_calls_no_model_or_key():
+    # The tick only queues jobs: a model or key permission there would let it do the refresh itself.
+    statements = [st for pol in FUNCTIONS["ProfileFunction"]["Policies"] for st in pol["Statement"]]
+    actions = {a for st in statements for a in st["Action"]}
+    assert actions == {"dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem", "sqs:SendMessage"}
+    [query] = [st for st in statements if "dynamodb:Query" in st["Action"]]
+    assert query["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"] == ["DUE#*"]
+    assert "Tags" not in FUNCTIONS["ProfileFunction"]  # not a user of the branch-key wrapping key
+
+
 # --- item 15: consumers that call a real model per record are sized from its call times --------
 COLD_START_S = 10.0  # init of a consumer (imports ~1 s measured locally, first key and client set-up)
-MODEL_CONSUMERS = {"FoldFunction": "FOLD_MODEL_OPERATIONS", "FactsFunction": "FACTS_MODEL_OPERATIONS"}
+MODEL_CONSUMERS = {"FoldFunction": "FOLD_MODEL_OPERATIONS", "FactsFunction": "FACTS_MODEL_OPERATIONS",
+                   "ProfileRefreshFunction": "PROFILE_MODEL_OPERATIONS"}
 
 
 def function_settings(function: str):

@@ -132,7 +132,13 @@ def test_every_queue_consumer_has_a_dead_letter_queue_an_alarm_and_bounded_concu
     assert alarms, f"no alarm watches {dlq}"
     [event] = [e for e in RESOURCES[function]["Properties"]["Events"].values() if e["Type"] == "SQS"]
     assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
-    assert event["Properties"]["ScalingConfig"]["MaximumConcurrency"] >= 2
+    concurrency = event["Properties"]["ScalingConfig"]["MaximumConcurrency"]
+    if isinstance(concurrency, dict):  # a parameter: every value it admits, its default included
+        param = TEMPLATE["Parameters"][concurrency["Ref"]]
+        assert param["Type"] == "Number" and int(param["MinValue"]) >= 2 and int(param["Default"]) >= int(param["MinValue"])
+        assert int(param["MaxValue"]) <= 1000  # Lambda's upper bound for MaximumConcurrency
+    else:
+        assert concurrency >= 2
 
 
 @pytest.mark.parametrize("function", FUNCTIONS)

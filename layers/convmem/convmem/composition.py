@@ -175,5 +175,10 @@ def build_facts(
 def build_profile(
     settings: Settings, *, clients: dict[str, Any] | None = None, model: Any | None = None, clock: Clock | None = None
 ) -> ProfileService:
-    """Wire the scheduled profile refresh."""
-    return _consumer(ProfileService, settings, clients, model, clock)
+    """Wire the profile tick (it sends to ``PROFILE_QUEUE_URL``) and the profile worker (it needs no queue)."""
+    clients = dict(clients or {})
+    clock = clock or SystemClock()
+    store, cipher = _store_and_cipher(settings, clients, clock)
+    jobs = SqsJobs("", _client(clients, "sqs"), profile_queue_url=settings.profile_queue_url) if settings.profile_queue_url else None
+    return ProfileService(store=store, cipher=cipher, model=model or build_model(settings, clients), clock=clock,
+                          settings=settings, jobs=jobs)

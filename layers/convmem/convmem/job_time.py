@@ -24,6 +24,8 @@ FOLD_MODEL_OPERATIONS = 1
 FACTS_MODEL_OPERATIONS = 2
 """A facts job for one visitor message: one extract_facts (at most two Converse calls under one
 deadline) and one embed of the new statements (under its own deadline)."""
+PROFILE_MODEL_OPERATIONS = 1
+"""A profile job for one user: one write_profile call (the reads and the write are in the allowance)."""
 
 R = TypeVar("R")
 

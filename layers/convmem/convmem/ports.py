@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -62,6 +62,17 @@ class DueUser:
 
     user_id: str
     active_at: datetime
+
+
+@dataclass(frozen=True)
+class ProfileState:
+    """A user's PROFILE item as a profile job needs it: the profile (ciphertext) and whether the
+    user is still due a refresh, since ``active_at``. ``due`` is False for a user refreshed since
+    they were last active, or whose item is gone (erased)."""
+
+    ciphertext: bytes | None
+    due: bool
+    active_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -151,8 +162,12 @@ class Store(Protocol):
     def mark_active(self, user_id: str, now: datetime) -> None:
         """Record that the user was active, so the next profile refresh includes them."""
 
-    def due_users(self, limit: int) -> list[DueUser]:
-        """Users active since their last profile refresh, longest waiting first."""
+    def due_user_pages(self) -> Iterator[list[DueUser]]:
+        """Every user active since their last profile refresh, a page at a time (every shard of the
+        sparse due index, every page of each): no limit, so nobody is left behind."""
+
+    def profile_state(self, user_id: str) -> ProfileState:
+        """The user's PROFILE item, read strongly consistent (a job refreshed a moment ago is seen)."""
 
     def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
         """Store a new profile; the user stays due if they were active again after ``active_at``."""
@@ -250,6 +265,10 @@ class Jobs(Protocol):
 
     def send_erase(self, user_id: str, erasure_id: str, attempt: int) -> None:
         """Enqueue (the rest of) an erasure (FIFO, grouped by user, deduplicated by erasure and attempt)."""
+
+    def send_profiles(self, users: Sequence[DueUser]) -> int:
+        """Enqueue one profile job per user (ids and the activeAt seen only), ten a request; the
+        number that could not be sent (they stay due and the next tick sends them)."""
 
 
 class Secrets(Protocol):

@@ -28,6 +28,8 @@ class Settings(BaseModel):
     """SQS FIFO queue of facts jobs (empty: the turn path sends none)."""
     erase_queue_url: str = Field("", alias="ERASE_QUEUE_URL")
     """SQS FIFO queue that finishes erasures too large for one request."""
+    profile_queue_url: str = Field("", alias="PROFILE_QUEUE_URL")
+    """SQS queue of profile jobs: the schedule's tick enqueues every due user, the worker refreshes them."""
     token_secret_id: str = Field("", alias="TOKEN_SECRET_ID")
     """Secrets Manager secret holding the HMAC key that signs visitor tokens."""
     api_key_secret_id: str = Field("", alias="API_KEY_SECRET_ID")
@@ -77,8 +79,6 @@ class Settings(BaseModel):
     """L8: how many of each of those sessions' latest messages a refresh reads (visitor messages used)."""
     profile_due_shards: int = Field(4, alias="CONVMEM_PROFILE_DUE_SHARDS", ge=1, le=64)
     """L8: shards of the sparse index of users due a refresh (no single hot index key)."""
-    profile_users_per_run: int = Field(200, alias="CONVMEM_PROFILE_USERS_PER_RUN", ge=1)
-    """L8: most users one scheduled run refreshes; the rest stay due for the next run."""
 
     # --- model
     model_provider: Literal["local", "bedrock"] = Field("local", alias="CONVMEM_MODEL_PROVIDER")

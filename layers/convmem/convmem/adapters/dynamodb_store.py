@@ -64,7 +64,7 @@ import json
 import random
 import time
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -79,7 +79,7 @@ from convmem.errors import (
     InvalidInputError,
     RateLimitedError,
 )
-from convmem.ports import DueUser, SessionSnapshot, StoredMessage, TurnClaim, UserMemory
+from convmem.ports import DueUser, ProfileState, SessionSnapshot, StoredMessage, TurnClaim, UserMemory
 
 STATE_SK = "STATE"
 FACTS_SK = "FACTS"
@@ -287,7 +287,7 @@ class DynamoDBStore:
 
     def __init__(
         self, table_name: str, client: Any | None = None, window: int = 12, due_shards: int = 4, facts_shards: int = 1,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] = time.sleep, due_page_size: int = 1000,
     ) -> None:
         if client is None:
             import boto3
@@ -299,6 +299,7 @@ class DynamoDBStore:
         self._due_shards = due_shards
         self._sleep = sleep
         self._facts_shards = facts_shards
+        self._due_page_size = due_page_size
 
     def _conditional(self, operation: str, what: str, race: str, **kwargs: Any) -> None:
         """One conditional write: ConcurrentUpdateError (``race``) when its condition fails."""
@@ -802,19 +803,32 @@ class DynamoDBStore:
         except (ClientError, BotoCoreError) as exc:
             raise _dependency_error(exc, "mark active") from exc
 
-    def due_users(self, limit: int) -> list[DueUser]:
-        out: list[DueUser] = []
-        try:
-            for shard in range(self._due_shards):
-                page = self._ddb.query(
-                    TableName=self._table, IndexName=DUE_INDEX,
-                    KeyConditionExpression="dueShard = :s", ExpressionAttributeValues={":s": {"S": f"DUE#{shard}"}},
-                    Limit=limit,
-                )
-                out.extend(DueUser(i["PK"]["S"].removeprefix("USER#"), _parse(i["activeAt"]["S"])) for i in page["Items"])
-        except (ClientError, BotoCoreError) as exc:
-            raise _dependency_error(exc, "due users") from exc
-        return sorted(out, key=lambda d: d.active_at)[:limit]
+    def due_user_pages(self) -> Iterator[list[DueUser]]:
+        """Every shard of the sparse ``ProfileDue`` index, every page of ``due_page_size`` users
+        (a hundred SendMessageBatch requests each), oldest activity first within a shard."""
+        for shard in range(self._due_shards):
+            kwargs: dict[str, Any] = {
+                "TableName": self._table, "IndexName": DUE_INDEX, "KeyConditionExpression": "dueShard = :s",
+                "ExpressionAttributeValues": {":s": {"S": f"DUE#{shard}"}}, "Limit": self._due_page_size,
+            }
+            while True:
+                try:
+                    page = self._ddb.query(**kwargs)
+                except (ClientError, BotoCoreError) as exc:
+                    raise _dependency_error(exc, "due users") from exc
+                if page["Items"]:
+                    yield [DueUser(i["PK"]["S"].removeprefix("USER#"), _parse(i["activeAt"]["S"])) for i in page["Items"]]
+                if "LastEvaluatedKey" not in page:
+                    break
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def profile_state(self, user_id: str) -> ProfileState:
+        item = self._batch_get(user_id, [PROFILE_SK], "profile state", consistent=True).get(PROFILE_SK, {})
+        active = item.get("activeAt", {}).get("S")
+        return ProfileState(
+            ciphertext=bytes(item["profileCt"]["B"]) if "profileCt" in item else None,
+            due="dueShard" in item, active_at=_parse(active) if active else None,
+        )
 
     def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
         """Raises ErasureInProgressError when the user is being erased (nothing written)."""

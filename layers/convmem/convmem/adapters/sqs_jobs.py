@@ -1,15 +1,17 @@
-"""SQS FIFO job queues. Bodies carry ids only, never conversation text."""
+"""SQS job queues (FIFO for folds, facts and erasure; standard for profile refreshes). Bodies carry
+ids only, never conversation text."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from convmem.errors import DependencyUnavailableError
-from convmem.ports import FactsJob, FoldJob
+from convmem.ports import DueUser, FactsJob, FoldJob
 
 
 def _dedup_id(*parts: object) -> str:
@@ -19,7 +21,8 @@ def _dedup_id(*parts: object) -> str:
 
 class SqsJobs:
     def __init__(
-        self, fold_queue_url: str, client: Any | None = None, facts_queue_url: str = "", erase_queue_url: str = ""
+        self, fold_queue_url: str, client: Any | None = None, facts_queue_url: str = "", erase_queue_url: str = "",
+        profile_queue_url: str = "",
     ) -> None:
         if client is None:
             import boto3
@@ -29,6 +32,7 @@ class SqsJobs:
         self._fold_queue_url = fold_queue_url
         self._facts_queue_url = facts_queue_url
         self._erase_queue_url = erase_queue_url
+        self._profile_queue_url = profile_queue_url
 
     def _send(self, url: str, body: dict[str, Any], group: str, dedup: str, what: str) -> None:
         if not url:
@@ -63,3 +67,28 @@ class SqsJobs:
             raise DependencyUnavailableError("No erasure queue is configured.", code="queue_unavailable")
         body = {"userId": user_id, "erasureId": erasure_id, "attempt": attempt}
         self._send(self._erase_queue_url, body, user_id, _dedup_id(user_id, erasure_id, attempt), "erasure")
+
+    def send_profiles(self, users: Sequence[DueUser]) -> int:
+        """A standard queue (order does not matter, and a tick's 10-message batches need no group):
+        SendMessageBatch ten at a time; entries SQS refuses are sent once more, then counted as not
+        sent. A request that fails as a whole counts its ten; the users stay due either way."""
+        if not self._profile_queue_url:
+            raise DependencyUnavailableError("No profile queue is configured.", code="queue_unavailable")
+        unsent = 0
+        for start in range(0, len(users), 10):
+            entries = [
+                {"Id": str(i), "MessageBody": json.dumps({"userId": u.user_id, "activeAt": u.active_at.isoformat()},
+                                                         separators=(",", ":"))}
+                for i, u in enumerate(users[start:start + 10])
+            ]
+            for _attempt in range(2):
+                try:
+                    failed = self._sqs.send_message_batch(QueueUrl=self._profile_queue_url, Entries=entries).get("Failed", [])
+                except (ClientError, BotoCoreError):
+                    failed = [{"Id": e["Id"]} for e in entries]
+                retry = {f["Id"] for f in failed}
+                entries = [e for e in entries if e["Id"] in retry]
+                if not entries:
+                    break
+            unsent += len(entries)
+        return unsent
