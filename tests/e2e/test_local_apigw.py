@@ -92,6 +92,7 @@ def test_cors_config_is_the_templates(template: dict[str, Any]) -> None:
         allow_origins=(ALLOWED, ALSO_ALLOWED),
         allow_methods=("GET", "POST", "DELETE", "OPTIONS"),
         allow_headers=("authorization", "content-type"),
+        expose_headers=("retry-after",),  # the widget reads when a 429's window frees
         max_age=600,
     )
 
@@ -164,7 +165,8 @@ def test_responses_carry_the_configured_origin_only(api: str, origin: str | None
     r = requests.post(f"{api}/v1/visitors", headers=headers, timeout=5)
     assert r.status_code == 200
     # The handler's own "access-control-allow-origin: *" is ignored, as API Gateway does.
-    assert cors_headers(r) == ({"access-control-allow-origin": expected} if expected else {})
+    assert cors_headers(r) == ({"access-control-allow-origin": expected, "access-control-expose-headers": "retry-after"}
+                               if expected else {})
 
 
 def test_without_cors_config_options_goes_to_the_handler(handler: RecordingHandler) -> None:

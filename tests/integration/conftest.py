@@ -224,7 +224,9 @@ def _start(extra_env: dict[str, str] | None = None) -> Stack:
         "CONVMEM_PROFILE_INTERVAL_S": "2",  # the profile schedule, fast enough to watch
         # The fuzzing and the suites create visitors and take turns from one address far faster than
         # people do: the limits stay on (their counters run) but do not refuse what the tests need.
-        "CONVMEM_VISITOR_LIMIT": "1000000", "CONVMEM_VISITOR_BURST_LIMIT": "0", "CONVMEM_TURN_BURST_LIMIT": "0",
+        # (tests/integration/test_limits_stack.py starts its own stack with small limits.)
+        "CONVMEM_VISITOR_LIMIT": "1000000", "CONVMEM_VISITOR_BURST_LIMIT": "0",
+        "CONVMEM_TURN_LIMIT": "1000000", "CONVMEM_TURN_BURST_LIMIT": "0",
         "PYTHONUNBUFFERED": "1",
         **(extra_env or {}),
     }

@@ -266,6 +266,12 @@ def test_schemathesis_erasing_the_caller(stack: Stack, tmp_path: Path, say) -> N
 
 
 def test_schemathesis_without_credentials_writes_nothing(stack: Stack, tmp_path: Path, say) -> None:
-    before = canonical_scan(stack.settle(timeout=60))
+    def scan() -> dict[str, list[str]]:
+        # Anonymous POST /v1/visitors rightly counts its source address (SOURCE#<keyed hash>, the
+        # per-address limit); nothing else may change.
+        return {table: [i for i in items if not i.startswith('{"PK": {"S": "SOURCE#')]
+                for table, items in canonical_scan(stack.settle(timeout=60)).items()}
+
+    before = scan()
     schemathesis(stack, tmp_path, say, "no-credentials", max_examples=5)
-    assert canonical_scan(stack.settle(timeout=60)) == before
+    assert scan() == before
