@@ -54,7 +54,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                        {"sizes": [100, 300], "jobs": 4, "repeats": 3}),
     "recall": ("bench.recall", {}, {"quick": True}),
     "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
-    "profile_fanout": ("bench.profile_fanout", {"users": 5000, "turns": 2}, {"users": 24, "turns": 1}),
+    "profile_fanout": ("bench.profile_fanout", {"users": 400, "turns": 1}, {"users": 24, "turns": 1}),
 }
 
 
