@@ -21,6 +21,7 @@ from convmem.service.turn import TurnInput
 from local.apigw import to_event
 from local.lambda_runtime import LambdaContext, load_module
 from tests.functional.conftest import API_KEY, CallCounter, scan_all
+from tests.functional.test_turn_service import SerialClient
 
 T0 = 1_800_000_000.0  # a window edge for every window length used here
 LIMITS = {"TurnLimit": "3", "TurnLimitWindowSeconds": "60", "TurnBurstLimit": "0",
@@ -148,25 +149,6 @@ def test_a_warm_turn_still_makes_one_query_one_batch_get_and_one_transaction(api
         "dynamodb.Query": 1, "dynamodb.BatchGetItem": 1, "dynamodb.TransactWriteItems": 1, "sqs.SendMessage": 1}
     (item,) = counters(aws)  # and the turn was counted in that transaction
     assert item["PK"]["S"] == "USER#alice" and item["n"]["N"] == "3" and int(item["expiresAt"]["N"]) > T0 + 60
-
-
-class SerialClient:
-    """moto applies a transaction by snapshot-and-restore, which threads can interleave; real
-    DynamoDB is atomic. One call at a time here; the turns themselves still run concurrently."""
-
-    def __init__(self, client) -> None:
-        self._client, self._lock = client, threading.Lock()
-
-    def __getattr__(self, name):
-        attr = getattr(self._client, name)
-        if not callable(attr):
-            return attr
-
-        def call(*args, **kwargs):
-            with self._lock:
-                return attr(*args, **kwargs)
-
-        return call
 
 
 def test_concurrent_turns_that_all_read_a_free_window_still_get_only_the_limit_through(api, aws, monkeypatch):
