@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
 
 import boto3
 import pytest
 from convmem.adapters.local_model import LocalModel
-from convmem.composition import build_api, build_facts, build_profile
+from convmem.composition import build_facts, build_profile
 from convmem.domain.tokens import count_tokens
 from convmem.errors import DependencyUnavailableError
 from convmem.service.turn import TurnInput
@@ -18,7 +17,6 @@ from local.lambda_runtime import LambdaContext, load_module
 from local.pollers import EventSource, QueuePoller
 from tests.functional.conftest import load_event
 from tests.functional.test_api_handler import call
-from tests.functional.test_turn_service import SerialClient
 
 USER, SESSION = "sample-user", "sample-session"
 
@@ -135,37 +133,6 @@ def test_a_duplicate_job_writes_nothing_more(services, facts_fn, settings):
     first = facts_items(settings)
     facts_fn(job(1, message_id="b"))  # redelivered, or sent twice
     assert facts_items(settings) == first and facts_item(settings)["version"]["N"] == "1"
-
-
-def test_concurrent_jobs_leave_one_current_fact_per_slot(settings, model, services):
-    serial = {"dynamodb": SerialClient(boto3.client("dynamodb"))}  # moto's own atomicity, see SerialClient
-    api = build_api(settings, clients=serial)
-    say(api, "I live in Busan", session="s-a")
-    say(api, "My name is Minji", session="s-a")
-    say(api, "I moved to Seoul", session="s-b", channel="api")
-    facts = build_facts(settings, clients=serial, model=model)
-    jobs = [("s-a", 1), ("s-a", 3), ("s-b", 1)] * 4
-    errors: list[Exception] = []
-
-    def run(session, seq):
-        try:
-            from convmem.ports import FactsJob
-
-            facts.process(FactsJob(user_id=USER, session_id=session, visitor_seq=seq))
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=j) for j in jobs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    current = by_key(services)
-    assert set(current) == {"name", "home.location"}
-    home = current["home.location"]
-    assert home.value == "Seoul"  # said last, whatever order the jobs ran in
-    assert [v.value for v in home.history] == ["Busan"]
 
 
 def test_a_failing_extractor_retries_then_dead_letters_and_writes_nothing(aws, services, facts_fn, model, settings):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import threading
 
 import boto3
 import pytest
@@ -120,26 +119,6 @@ def test_a_crash_between_read_and_write_is_retried_and_folds_once(services, fold
     assert state(services).state.summarized_through == 0
     assert fold_fn(job(4)) == {"batchItemFailures": []}
     assert covered_seqs(state(services).summary) == [1, 2, 3, 4]
-
-
-def test_two_folds_racing_for_one_session_fold_each_message_once(services, settings):
-    converse(services, 14)  # 28 messages: through 16
-    models = [CountingModel(), CountingModel()]
-    folds = [build_fold(settings, model=m) for m in models]
-    barrier = threading.Barrier(2)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        folds[i].fold(SESSION, USER, 8 if i == 0 else 16)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    view = state(services)
-    assert view.state.summarized_through == 16
-    assert covered_seqs(view.summary) == list(range(1, 17))
 
 
 def test_a_failing_summarizer_ends_in_the_dlq_and_turns_keep_working(aws, services, settings, fold_fn):

@@ -1,4 +1,5 @@
-"""The turn use case on real adapters under moto: rows, races, idempotency, call counts."""
+"""The turn use case on real adapters under moto: rows, encryption, call counts (races and
+idempotency run on the fakes: tests/service)."""
 
 from __future__ import annotations
 
@@ -70,50 +71,3 @@ class SerialClient:
                 return attr(*args, **kwargs)
 
         return call
-
-
-def test_concurrent_turns_on_one_session_keep_seqs_contiguous(settings):
-    from convmem.composition import build_api
-
-    services = build_api(settings, clients={"dynamodb": SerialClient(boto3.client("dynamodb"))})
-    turn(services, "alice", "s-race", "warm up")
-    errors: list[Exception] = []
-    replies: dict[int, str] = {}
-
-    def one(i: int) -> None:
-        try:
-            result = turn(services, "alice", "s-race", f"concurrent {i}")
-            replies[result.visitor_seq] = result.reply
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    items = message_items(settings, "s-race")
-    assert [int(i["seq"]["N"]) for i in items] == list(range(1, 23))
-    assert [i["role"]["S"] for i in items] == ["visitor", "agent"] * 11
-    # each visitor message is directly followed by its own reply
-    page = services.sessions.transcript("alice", "s-race", limit=50).messages
-    for visitor, agent in zip(page[::2], page[1::2], strict=True):
-        assert agent.seq == visitor.seq + 1 and visitor.text in agent.text
-
-
-def test_a_failed_model_writes_nothing_and_frees_the_client_turn_id(services, settings, monkeypatch):
-    from convmem.errors import DependencyUnavailableError
-
-    def broken(_request):
-        raise DependencyUnavailableError("model down", code="model_unavailable")
-
-    real = services.turns._model.reply
-    monkeypatch.setattr(services.turns._model, "reply", broken)
-    try:
-        turn(services, "alice", "s-f", "hello", client_turn_id="t-1")
-    except DependencyUnavailableError:
-        pass
-    assert message_items(settings, "s-f") == []
-    monkeypatch.setattr(services.turns._model, "reply", real)
-    assert turn(services, "alice", "s-f", "hello", client_turn_id="t-1").visitor_seq == 1

@@ -13,7 +13,7 @@ from convmem.adapters.secrets import SecretsManagerSecrets
 from convmem.adapters.sqs_jobs import SqsJobs
 from convmem.domain.rate_limits import RateLimit
 from convmem.errors import ConvmemError
-from convmem.ports import Clock, erasure_blocks
+from convmem.ports import Cipher, Clock, Jobs, Model, Secrets, Store, erasure_blocks
 from convmem.service.auth import AuthService
 from convmem.service.export import ExportService
 from convmem.service.facts import FactsService
@@ -113,6 +113,14 @@ def build_api(
         jobs = _jobs(settings, clients)
     model = model or build_model(settings, clients, with_tools=True)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
+    return wire_api(settings, store=store, cipher=cipher, model=model, clock=clock, jobs=jobs, secrets=secrets)
+
+
+def wire_api(
+    settings: Settings, *, store: Store, cipher: Cipher, model: Model, clock: Clock, jobs: Jobs | None, secrets: Secrets
+) -> ApiServices:
+    """The API's services on the given ports: DynamoDB and the encryption SDK in ``build_api``,
+    in-memory fakes in the service tests (one wiring for both)."""
     return ApiServices(
         auth=AuthService(
             secrets,

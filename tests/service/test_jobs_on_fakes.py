@@ -1,0 +1,122 @@
+"""The fold and facts jobs on fakes: exactly once behind their cursors, under duplicates and races."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from convmem.adapters.local_model import LocalModel
+from convmem.domain.summary_fold import covered_seqs
+from convmem.errors import DependencyUnavailableError
+from convmem.ports import FactsJob
+
+
+class CountingModel(LocalModel):
+    """The local model, counting the messages each fold was given (``fail`` folds fail first)."""
+
+    def __init__(self, fail: int = 0) -> None:
+        self.folded: list[int] = []
+        self.fail = fail
+
+    def fold_summary(self, old, messages, cap):
+        if self.fail:
+            self.fail -= 1
+            raise DependencyUnavailableError("summarizer down", code="model_unavailable")
+        self.folded.extend(m.seq for m in messages)
+        return super().fold_summary(old, messages, cap)
+
+
+def converse(memory, turns: int, session="s1"):
+    for i in range(turns):
+        memory.say("My order number is ZX-40917." if i == 0 else f"turn {i} small talk", session=session)
+
+
+def summary_seqs(memory, session="s1"):
+    return covered_seqs(memory.api.sessions.get_session("alice", session).summary)
+
+
+def test_a_duplicate_fold_folds_nothing_twice(memory):
+    converse(memory, 8)
+    model = CountingModel()
+    fold = memory.fold_service(model)
+    fold.fold("s1", "alice", 4)
+    fold.fold("s1", "alice", 4)
+    assert model.folded == [1, 2, 3, 4] and summary_seqs(memory) == [1, 2, 3, 4]
+
+
+def test_a_fold_that_failed_is_retried_and_folds_once(memory):
+    converse(memory, 8)
+    model = CountingModel(fail=1)
+    fold = memory.fold_service(model)
+    with pytest.raises(DependencyUnavailableError):
+        fold.fold("s1", "alice", 4)
+    assert memory.store.get_state("alice", "s1")[0].summarized_through == 0
+    fold.fold("s1", "alice", 4)
+    assert summary_seqs(memory) == [1, 2, 3, 4]
+
+
+def test_two_folds_racing_for_one_session_fold_each_message_once(memory):
+    converse(memory, 14)  # 28 messages
+    folds = [memory.fold_service(CountingModel()), memory.fold_service(CountingModel())]
+    barrier = threading.Barrier(2)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        folds[i].fold("s1", "alice", 8 if i == 0 else 16)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert memory.store.get_state("alice", "s1")[0].summarized_through == 16
+    assert summary_seqs(memory) == list(range(1, 17))
+
+
+def test_the_agents_words_are_never_a_source(memory):
+    memory.say("Hello there")  # the local model's reply quotes the visitor
+    memory.facts_service().process(FactsJob(user_id="alice", session_id="s1", visitor_seq=2))
+    assert memory.api.facts.list_facts("alice") == []
+
+
+def test_a_duplicate_facts_job_writes_nothing_more(memory):
+    memory.say("I live in Busan")
+    facts = memory.facts_service()
+    facts.process(FactsJob(user_id="alice", session_id="s1", visitor_seq=1))
+    first = memory.store.get_facts("alice")
+    facts.process(FactsJob(user_id="alice", session_id="s1", visitor_seq=1))
+    assert memory.store.get_facts("alice") == first and first[0] == 1
+
+
+def test_concurrent_facts_jobs_leave_one_current_fact_per_slot_with_history(memory):
+    memory.say("I live in Busan", session="s-a")
+    memory.say("My name is Minji", session="s-a")
+    memory.say("I moved to Seoul", session="s-b", channel="api")
+    facts = memory.facts_service()
+    errors: list[Exception] = []
+
+    def run(session: str, seq: int) -> None:
+        try:
+            facts.process(FactsJob(user_id="alice", session_id=session, visitor_seq=seq))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=j) for j in [("s-a", 1), ("s-a", 3), ("s-b", 1)] * 4]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    current = {f.key: f for f in memory.api.facts.list_facts("alice")}
+    assert len(current) == len(memory.api.facts.list_facts("alice")), "two current facts in one slot"
+    assert set(current) == {"name", "home.location"}
+    assert current["home.location"].value == "Seoul" and [v.value for v in current["home.location"].history] == ["Busan"]
+
+
+def test_a_facts_job_during_an_erasure_learns_and_writes_nothing(memory):
+    memory.say("I live in Busan")
+    memory.say("My name is Minji")
+    memory.store.mark_erasure("alice", state="erasing", until=memory.clock.now(), now=memory.clock.now())
+    outcome = memory.facts_service().process(FactsJob(user_id="alice", session_id="s1", visitor_seq=3))
+    assert outcome.candidates == 0
+    assert memory.store.get_facts("alice") == (0, {}) and memory.store.get_state("alice", "s1")[0].facts_through == 0
