@@ -136,7 +136,7 @@ def _floor_writes(table: str, session: str, seq: int, puts: list[dict[str, Any]]
 
 
 def _session_query(ddb: Any, table: str, session: str) -> Any:
-    from convmem.adapters.dynamodb_store import _PAGE_SLACK
+    from convmem.adapters.dynamodb.sessions import _PAGE_SLACK
 
     return ddb.query(
         TableName=table, KeyConditionExpression="PK = :pk", ExpressionAttributeValues={":pk": {"S": f"SESSION#{USER}#{session}"}},

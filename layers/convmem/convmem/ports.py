@@ -1,4 +1,5 @@
-"""The interfaces the services depend on. Adapters implement them; tests use in-memory fakes."""
+"""The interfaces the services depend on. Adapters implement them; tests/fakes.py has in-memory fakes
+of each, held to the same contract as the DynamoDB adapter by tests/contract."""
 
 from __future__ import annotations
 
@@ -84,8 +85,9 @@ class TurnClaim:
     response_ciphertext: bytes | None = None
 
 
-class Store(Protocol):
-    """Persistence of sessions, messages and turn records. The only place that knows keys."""
+class Conversations(Protocol):
+    """Sessions and their messages: the turn's commit, the fold's and the facts job's cursors, the
+    user's list, a session's delete."""
 
     def load_session(self, user_id: str, session_id: str) -> SessionSnapshot:
         """The user's session ``session_id``: the state and every message after its cursor, in seq
@@ -122,6 +124,9 @@ class Store(Protocol):
         """Move the cursor from ``old_cursor`` to ``new_cursor`` with the new summary; ConcurrentUpdateError if it moved,
         ErasureInProgressError if the user is being erased (as put_facts and put_profile, and commit_turn)."""
 
+    def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
+        """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
+
     def list_sessions(self, user_id: str, limit: int) -> list[SessionSummary]:
         """The user's sessions, most recently updated first."""
 
@@ -132,6 +137,19 @@ class Store(Protocol):
     def list_messages(self, user_id: str, session_id: str, after: int, limit: int) -> list[StoredMessage]:
         """Messages with seq > ``after``, ascending, at most ``limit``."""
 
+    def recent_messages(self, user_id: str, session_id: str, limit: int) -> list[StoredMessage]:
+        """The newest ``limit`` messages of a session, newest first."""
+
+    def all_session_ids(self, user_id: str) -> list[str]:
+        """Every session of the user, including one created a moment ago (read consistently, all pages)."""
+
+    def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:
+        """Delete the session's state, messages and turn records; False if time ran out first."""
+
+
+class TurnClaims(Protocol):
+    """The idempotency records of clientTurnIds (completed by ``commit_turn``)."""
+
     def claim_turn(
         self, user_id: str, session_id: str, client_turn_id: str, now: float, lease_seconds: int
     ) -> TurnClaim | None:
@@ -140,15 +158,12 @@ class Store(Protocol):
     def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
         """Drop an in-progress claim after a failed turn, so a retry can run."""
 
-    # --- the user's durable layers
+
+class Memories(Protocol):
+    """The user's durable layers: the facts document and the profile, with who is due a refresh."""
+
     def load_user_memory(self, user_id: str, turn_slot: LimitSlot | None = None) -> UserMemory:
         """The facts document and the profile (and the user's turns counted in ``turn_slot``) in one read."""
-
-    def count_new_visitor(self, source_key: str, slot: LimitSlot, now: datetime) -> None:
-        """Count a new visitor from the address keyed ``source_key``; RateLimitedError when ``slot`` is full."""
-
-    def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
-        """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
 
     def get_facts(self, user_id: str) -> tuple[int, dict[int, bytes]]:
         """(version, ciphertext by shard) of the facts document, read consistently; (0, {}) when none."""
@@ -172,8 +187,29 @@ class Store(Protocol):
     def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
         """Store a new profile; the user stays due if they were active again after ``active_at``."""
 
-    def recent_messages(self, user_id: str, session_id: str, limit: int) -> list[StoredMessage]:
-        """The newest ``limit`` messages of a session, newest first."""
+
+class Erasures(Protocol):
+    """The erasure marker and the deletion of the user's own items."""
+
+    def get_erasure(self, user_id: str) -> tuple[str | None, datetime | None]:
+        """The erasure marker's (state, until), or (None, None) for a user never erased."""
+
+    def mark_erasure(self, user_id: str, *, state: str, until: datetime, now: datetime) -> None:
+        """Record an erasure: ``erasing`` blocks turns; ``erased`` keeps blocking until ``until``."""
+
+    def delete_user_items(self, user_id: str, deadline: float) -> bool:
+        """Delete the user's own items (facts, profile, turn records), never the erasure marker."""
+
+
+class VisitorCounter(Protocol):
+    """Limits per caller that are not part of a turn: new visitors per source address."""
+
+    def count_new_visitor(self, source_key: str, slot: LimitSlot, now: datetime) -> None:
+        """Count a new visitor from the address keyed ``source_key``; RateLimitedError when ``slot`` is full."""
+
+
+class Leases(Protocol):
+    """One holder at a time for a scheduled run."""
 
     def acquire_lease(self, name: str, *, owner: str, now: datetime, until: datetime) -> bool:
         """Take the run lease ``name`` for ``owner`` until ``until``; False while another holder's is unexpired."""
@@ -181,21 +217,10 @@ class Store(Protocol):
     def release_lease(self, name: str, *, owner: str) -> None:
         """Free the lease ``name`` if ``owner`` still holds it."""
 
-    # --- forgetting
-    def all_session_ids(self, user_id: str) -> list[str]:
-        """Every session of the user, including one created a moment ago (read consistently, all pages)."""
 
-    def delete_session(self, session_id: str, user_id: str, deadline: float) -> bool:
-        """Delete the session's state, messages and turn records; False if time ran out first."""
-
-    def delete_user_items(self, user_id: str, deadline: float) -> bool:
-        """Delete the user's own items (facts, profile, turn records), never the erasure marker."""
-
-    def get_erasure(self, user_id: str) -> tuple[str | None, datetime | None]:
-        """The erasure marker's (state, until), or (None, None) for a user never erased."""
-
-    def mark_erasure(self, user_id: str, *, state: str, until: datetime, now: datetime) -> None:
-        """Record an erasure: ``erasing`` blocks turns; ``erased`` keeps blocking until ``until``."""
+class Store(Conversations, TurnClaims, Memories, Erasures, VisitorCounter, Leases, Protocol):
+    """Every store port: what the DynamoDB adapter implements on one table. A service asks only for
+    the ports it uses."""
 
 
 class Cipher(Protocol):

@@ -10,17 +10,12 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
 
 from convmem.domain.access_tokens import sign_token, verify_token
 from convmem.domain.models import validate_id
-from convmem.domain.rate_limits import LimitSlot, RateLimit
+from convmem.domain.rate_limits import RateLimit
 from convmem.errors import InvalidInputError, UnauthorizedError
-from convmem.ports import Secrets
-
-
-class VisitorCounter(Protocol):
-    def count_new_visitor(self, source_key: str, slot: LimitSlot, now: datetime) -> None: ...
+from convmem.ports import Secrets, VisitorCounter
 
 
 def source_of(address: str | None) -> str:

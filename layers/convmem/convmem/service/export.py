@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from convmem.domain.models import Fact, Message, SessionState
-from convmem.ports import Cipher, Store
+from convmem.ports import Cipher, Conversations, Memories
 from convmem.service.stored import decrypt_facts, decrypt_messages, decrypt_profile, decrypt_summary
 
 PAGE = 200
+
+
+class ExportStore(Conversations, Memories, Protocol):
+    """What an export reads: every session and the user's memory."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,7 @@ class UserExport:
 
 
 class ExportService:
-    def __init__(self, *, store: Store, cipher: Cipher) -> None:
+    def __init__(self, *, store: ExportStore, cipher: Cipher) -> None:
         self._store = store
         self._cipher = cipher
 

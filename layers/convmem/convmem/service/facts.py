@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from convmem.domain import fact_merge, vectors
 from convmem.domain.models import Fact, FactCandidate, FactSource, validate_id
@@ -17,7 +18,7 @@ from convmem.errors import (
     NotFoundError,
 )
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, FactsJob, Model, Store, erasure_blocks
+from convmem.ports import Cipher, Clock, Conversations, Erasures, FactsJob, Memories, Model, erasure_blocks
 from convmem.service.stored import (
     MESSAGE_KIND,
     decrypt_fact_shards,
@@ -36,6 +37,11 @@ MAX_SHARD_BYTES = 340_000
 EMBEDDINGS_PER_JOB = 20
 # Messages one job examines at most; a longer backlog is finished by the session's next jobs.
 MAX_CATCH_UP = 40
+
+
+class FactsStore(Conversations, Memories, Erasures, Protocol):
+    """What learning facts reads and writes: the visitor's messages behind the facts cursor, the
+    facts document, and the erasure marker."""
 
 
 class _DocumentFullError(Exception):
@@ -61,7 +67,7 @@ class FactsOutcome:
 
 class FactsService:
     def __init__(
-        self, *, store: Store, cipher: Cipher, model: Model, clock: Clock, settings: Settings,
+        self, *, store: FactsStore, cipher: Cipher, model: Model, clock: Clock, settings: Settings,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
     ) -> None:
         self._store = store

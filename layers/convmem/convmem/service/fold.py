@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from convmem.domain import summary_fold
 from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError, ErasureInProgressError, KeyDestroyedError
-from convmem.ports import Cipher, Clock, Model, Store
+from convmem.ports import Cipher, Clock, Conversations, Model
 from convmem.service.stored import SUMMARY_KIND, decrypt_messages, decrypt_summary
 from convmem.settings import Settings
 
@@ -25,7 +25,7 @@ class FoldOutcome:
 
 
 class FoldService:
-    def __init__(self, *, store: Store, cipher: Cipher, model: Model, clock: Clock, settings: Settings) -> None:
+    def __init__(self, *, store: Conversations, cipher: Cipher, model: Model, clock: Clock, settings: Settings) -> None:
         self._store = store
         self._cipher = cipher
         self._model = model

@@ -7,15 +7,20 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 
 from convmem.domain.models import validate_id
 from convmem.errors import DependencyUnavailableError, NotFoundError
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, Jobs, Store
+from convmem.ports import Cipher, Clock, Conversations, Erasures, Jobs
 from convmem.settings import Settings
 
 # Turns stay refused this long past the key cache TTL, so no instance still holds the old key.
 CACHE_MARGIN_S = 10
+
+
+class ForgetStore(Conversations, Erasures, Protocol):
+    """What forgetting deletes: sessions, and the user's items behind the erasure marker."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,7 @@ class ErasureProgress:
 
 class ForgetService:
     def __init__(
-        self, *, store: Store, cipher: Cipher, clock: Clock, settings: Settings, jobs: Jobs | None = None,
+        self, *, store: ForgetStore, cipher: Cipher, clock: Clock, settings: Settings, jobs: Jobs | None = None,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
     ) -> None:
         self._new_id = new_id

@@ -7,17 +7,22 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from convmem.domain.profile import cap_profile
 from convmem.errors import ConvmemError
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, DueUser, Jobs, Model, Store
+from convmem.ports import Cipher, Clock, Conversations, DueUser, Jobs, Leases, Memories, Model
 from convmem.service.stored import decrypt_messages, decrypt_profile, encrypt_profile
 from convmem.settings import Settings
 
 # One tick at a time, in any account: a lease item taken with a conditional put, not reserved
 # concurrency (which new accounts cannot grant: Lambda keeps 100 unreserved).
 RUN_LEASE = "profile-refresh"
+
+
+class ProfileStore(Conversations, Memories, Leases, Protocol):
+    """What a profile refresh reads and writes: recent messages, the profile, the run lease."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,7 @@ class ProfileTick:
 
 class ProfileService:
     def __init__(
-        self, *, store: Store, cipher: Cipher, model: Model, clock: Clock, settings: Settings, jobs: Jobs | None = None
+        self, *, store: ProfileStore, cipher: Cipher, model: Model, clock: Clock, settings: Settings, jobs: Jobs | None = None
     ) -> None:
         self._store = store
         self._cipher = cipher

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from convmem.domain.models import Message, SessionState, SessionSummary, validate_id
 from convmem.errors import InvalidInputError, NotFoundError
-from convmem.ports import Cipher, Store
+from convmem.ports import Cipher, Conversations
 from convmem.service.stored import decrypt_messages, decrypt_summary
 
 MAX_PAGE = 200
@@ -33,7 +33,7 @@ class TranscriptPage:
 
 
 class SessionService:
-    def __init__(self, *, store: Store, cipher: Cipher) -> None:
+    def __init__(self, *, store: Conversations, cipher: Cipher) -> None:
         self._store = store
         self._cipher = cipher
 

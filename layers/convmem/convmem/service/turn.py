@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
+from typing import Protocol
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -44,13 +45,15 @@ from convmem.observability import logger
 from convmem.ports import (
     Cipher,
     Clock,
+    Conversations,
     FactsJob,
     FoldJob,
     Jobs,
+    Memories,
     Model,
     SessionSnapshot,
-    Store,
     StoredMessage,
+    TurnClaims,
     UserMemory,
 )
 from convmem.service.stored import (
@@ -62,6 +65,10 @@ from convmem.service.stored import (
     decrypt_summary,
 )
 from convmem.settings import Settings
+
+
+class TurnStore(Conversations, TurnClaims, Memories, Protocol):
+    """What a turn reads and writes: its session, its claim, the user's memory."""
 
 
 class TurnInput(BaseModel):
@@ -98,7 +105,7 @@ class TurnService:
     def __init__(
         self,
         *,
-        store: Store,
+        store: TurnStore,
         cipher: Cipher,
         model: Model,
         clock: Clock,
