@@ -10,6 +10,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -71,6 +72,14 @@ def load_module(template: dict[str, Any], logical_id: str, resolver: Resolver) -
         sys.path.insert(0, str(LAYER))
     os.environ.update(function_environment(template, logical_id, resolver))
     code_dir, module, func = function_handler(template, logical_id)
+    # The function's own modules (the API's routes) come from its code directory, imported afresh
+    # with it: Lambda puts that directory first on sys.path, and a new instance shares nothing.
+    if str(code_dir) in sys.path:
+        sys.path.remove(str(code_dir))
+    sys.path.insert(0, str(code_dir))
+    for name, loaded in list(sys.modules.items()):
+        if Path(getattr(loaded, "__file__", None) or "/").resolve().is_relative_to(code_dir.resolve()):
+            del sys.modules[name]
     spec = importlib.util.spec_from_file_location(f"convmem_fn_{logical_id}", code_dir / f"{module}.py")
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
