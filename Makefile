@@ -9,7 +9,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 # The real SAM translator plus cfn-lint, offline (cfn-lint alone misses SAM errors).
 SAM_VALIDATE := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam validate --lint --template template.yaml --region us-east-1
 
-.PHONY: run test e2e lint clean bench invoke sam-venv sam-validate
+.PHONY: run test e2e lint typecheck clean bench invoke sam-venv sam-validate
 
 $(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ run: $(STAMP)
 	$(PY) -m local.run
 
 ## make test: every test tier plus the template lint (cfn-lint and sam validate --lint)
-test: $(STAMP) $(SAM_STAMP)
+test: $(STAMP) $(SAM_STAMP) typecheck
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM_VALIDATE)
 	$(PY) -m pytest
@@ -59,7 +59,11 @@ invoke: $(STAMP)
 sam-validate: $(SAM_STAMP)
 	$(SAM_VALIDATE)
 
-lint: $(STAMP) $(SAM_STAMP)
+## make typecheck: mypy over the layer with the [tool.mypy] config of pyproject.toml (part of test and lint)
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy layers/convmem/convmem
+
+lint: $(STAMP) $(SAM_STAMP) typecheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM_VALIDATE)

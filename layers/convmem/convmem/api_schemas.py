@@ -193,7 +193,7 @@ class FactExport(FactOut):
     history: list[FactVersionOut]
 
     @classmethod
-    def of(cls, f: Fact) -> FactExport:  # type: ignore[override]
+    def of(cls, f: Fact) -> FactExport:
         return cls(
             **FactOut.of(f).model_dump(), source=SourceOut.of(f.source),
             history=[FactVersionOut(text=v.statement, source=SourceOut.of(v.source), replaced_at=iso(v.replaced_at) or "")

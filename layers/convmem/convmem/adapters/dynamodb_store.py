@@ -261,7 +261,7 @@ def _erasing() -> ErasureInProgressError:
 def _to_message(item: dict[str, Any]) -> StoredMessage:
     return StoredMessage(
         seq=int(item["seq"]["N"]),
-        role=item["role"]["S"],  # type: ignore[arg-type]
+        role=item["role"]["S"],
         channel=item["channel"]["S"],
         at=_parse(item["at"]["S"]),
         ciphertext=bytes(item["ct"]["B"]),

@@ -154,7 +154,7 @@ class _Overflow:
 
     def __init__(self, history: Sequence[Message]) -> None:
         self._history = history
-        self._parts: list[list[tuple[summary_fold.Part, int]]] = [[], []]  # level 0 and 1, per message
+        self._parts: list[list[list[tuple[summary_fold.Part, int]]]] = [[], []]  # level 0 and 1, per message
 
     def _per_message(self, level: int, cut: int) -> list[tuple[summary_fold.Part, int]]:
         made = self._parts[level]

@@ -22,6 +22,7 @@ from convmem.domain.models import (
     ContextReport,
     Fact,
     KnowledgeSnippet,
+    Role,
     SessionState,
     TurnResult,
     check_knowledge,
@@ -261,13 +262,13 @@ class TurnService:
         """Encrypt the pair at the next seqs after ``state`` and commit it with the state update."""
         now = self._clock.now()
         visitor_seq, agent_seq = state.message_count + 1, state.message_count + 2
-        rows = tuple(
-            StoredMessage(
+        def row(seq: int, role: Role, text: str) -> StoredMessage:
+            return StoredMessage(
                 seq=seq, role=role, channel=turn.channel, at=now,
                 ciphertext=self._cipher.encrypt(text, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(seq)),
             )
-            for seq, role, text in ((visitor_seq, "visitor", turn.message), (agent_seq, "agent", reply))
-        )
+
+        rows = (row(visitor_seq, "visitor", turn.message), row(agent_seq, "agent", reply))
         result = TurnResult(
             session_id=session_id, turn_id=turn_id, reply=reply,
             visitor_seq=visitor_seq, agent_seq=agent_seq, context=report,
@@ -280,7 +281,7 @@ class TurnService:
             )
         self._store.commit_turn(
             user_id=user_id, session_id=session_id, expected_count=state.message_count,
-            messages=rows, now=now,  # type: ignore[arg-type]
+            messages=rows, now=now,
             client_turn_id=turn.client_turn_id, response_ciphertext=response_ct,
             turn_slot=self._turn_slot(),  # the window the commit lands in (the model may have crossed one)
         )
@@ -301,6 +302,9 @@ class TurnService:
         if self._jobs is None:
             return
         try:
-            (self._jobs.send_fold if isinstance(job, FoldJob) else self._jobs.send_facts)(job)
+            if isinstance(job, FoldJob):
+                self._jobs.send_fold(job)
+            else:
+                self._jobs.send_facts(job)
         except Exception as exc:  # noqa: BLE001 - the turn is committed
             logger.warning("job not sent", extra={"job": type(job).__name__, "session_id": job.session_id, "error": type(exc).__name__})
