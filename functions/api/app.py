@@ -40,7 +40,7 @@ app = APIGatewayHttpResolver(
 # A Lambda response through API Gateway carries at most 6 MB; leave room for the envelope.
 MAX_RESPONSE_BYTES = 5_500_000
 
-# Who may call (API.md): the API key with x-user-id, or a visitor token. Declared in the OpenAPI
+# Who may call (docs/api.md): the API key with x-user-id, or a visitor token. Declared in the OpenAPI
 # document with every status a route answers, so clients and schemathesis know the contract.
 SECURITY_SCHEMES = {
     "apiKey": APIKey(name="x-api-key", in_=APIKeyIn.header),
@@ -190,7 +190,7 @@ def not_found(_exc: Exception) -> Response:
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    # The API is JSON only (API.md): a body is parsed as JSON whatever content-type was sent,
+    # The API is JSON only (docs/api.md): a body is parsed as JSON whatever content-type was sent,
     # so a caller who forgot the header gets a JSON verdict, not a form-field one.
     if event.get("body") and isinstance(event.get("headers"), dict):
         event["headers"]["content-type"] = "application/json"
@@ -207,7 +207,7 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
 
 def _plain_error(status: int, code: str, message: str) -> dict[str, Any]:
-    """An API.md error as a payload-2.0 response, for what is refused before routing."""
+    """A docs/api.md error as a payload-2.0 response, for what is refused before routing."""
     return {
         "statusCode": status,
         "headers": {"Content-Type": "application/json"},

@@ -1,4 +1,4 @@
-"""Sessions live inside their user (API.md): a session is named by (user, sessionId).
+"""Sessions live inside their user (docs/api.md): a session is named by (user, sessionId).
 
 Two users' ``support`` are two unrelated conversations for every route and every job; a session
 id someone else has answers exactly as one nobody has; and erasure finds a session created a

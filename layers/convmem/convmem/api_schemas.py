@@ -1,4 +1,4 @@
-"""The HTTP contract's response shapes (API.md), camelCase on the wire.
+"""The HTTP contract's response shapes (docs/api.md), camelCase on the wire.
 
 The OpenAPI document is generated from these and the route signatures.
 """
@@ -22,7 +22,7 @@ def iso(at: datetime | None) -> str | None:
     return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-# An id in a URL path: API.md's ids (1-128 of A-Z a-z 0-9 . _ : -) except "." and "..", dot
+# An id in a URL path: docs/api.md's ids (1-128 of A-Z a-z 0-9 . _ : -) except "." and "..", dot
 # segments that browsers, fetch and proxies resolve away (POST /v1/sessions/../turns reaches
 # /v1/turns there), so they could never name a session reliably. No look-ahead: pydantic's regex
 # engine has none, so the three branches spell "not . or ..".

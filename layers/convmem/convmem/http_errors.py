@@ -1,4 +1,4 @@
-"""Domain errors to HTTP, in exactly one place (API.md error shape and statuses)."""
+"""Domain errors to HTTP, in exactly one place (docs/api.md error shape and statuses)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
     return error_response(400, "invalid_request", "; ".join(parts) or "The request is not valid.")
 
 
-# What each error status means on this API (API.md), for the OpenAPI document.
+# What each error status means on this API (docs/api.md), for the OpenAPI document.
 _WHEN = {
     400: "Malformed JSON, a missing or wrong-typed field, an empty message, a bad id, or knowledge beyond its limits",
     401: "No, bad or expired credentials",

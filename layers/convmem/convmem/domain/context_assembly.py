@@ -39,7 +39,7 @@ def split_window(messages: Sequence[Message], window: int) -> tuple[list[Message
     """Split messages after the cursor into ``(pending, window)``.
 
     ``window`` is the last ``window`` messages in seq order; ``pending`` are the older ones
-    that left the window but are not yet behind the cursor (they must still be sent, L4).
+    that left the window but are not yet behind the cursor (they must still be sent: no message is ever in no layer).
     Input order does not matter; output is ordered by seq.
     """
     ordered = sorted(messages, key=lambda m: m.seq)

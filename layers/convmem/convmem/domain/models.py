@@ -18,7 +18,7 @@ Role = Literal["visitor", "agent"]
 
 
 def validate_id(value: str, what: str) -> str:
-    """Return ``value`` if it is a valid user or session id (API.md), else raise InvalidInputError.
+    """Return ``value`` if it is a valid user or session id (docs/api.md), else raise InvalidInputError.
 
     ``re.fullmatch`` with an ASCII class: Unicode look-alikes, path separators and a trailing
     newline are all refused.
@@ -67,7 +67,7 @@ class SessionState(BaseModel):
         return self.message_count > 0
 
 
-# Knowledge a server-side caller sends with one turn (API.md; README "Knowledge limits"). Bytes are
+# Knowledge a server-side caller sends with one turn (docs/api.md; docs/architecture.md "Knowledge"). Bytes are
 # checked before tokens, so no oversized text is ever tokenized; beyond either: 400.
 KNOWLEDGE_MAX_SNIPPETS = 20
 SNIPPET_SOURCE_MAX_CHARS = 256
@@ -148,7 +148,7 @@ class ModelRequest(BaseModel):
 
 
 class ContextReport(BaseModel):
-    """What a turn's request held (API.md ``context``)."""
+    """What a turn's request held (docs/api.md ``context``)."""
 
     budget_tokens: int
     request_tokens: int
