@@ -22,7 +22,6 @@ from convmem.domain.models import (
     ContextReport,
     Fact,
     KnowledgeSnippet,
-    Role,
     SessionState,
     TurnResult,
     check_knowledge,
@@ -262,13 +261,13 @@ class TurnService:
         """Encrypt the pair at the next seqs after ``state`` and commit it with the state update."""
         now = self._clock.now()
         visitor_seq, agent_seq = state.message_count + 1, state.message_count + 2
-        def row(seq: int, role: Role, text: str) -> StoredMessage:
-            return StoredMessage(
+        rows = tuple(
+            StoredMessage(
                 seq=seq, role=role, channel=turn.channel, at=now,
                 ciphertext=self._cipher.encrypt(text, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(seq)),
             )
-
-        rows = (row(visitor_seq, "visitor", turn.message), row(agent_seq, "agent", reply))
+            for seq, role, text in ((visitor_seq, "visitor", turn.message), (agent_seq, "agent", reply))
+        )
         result = TurnResult(
             session_id=session_id, turn_id=turn_id, reply=reply,
             visitor_seq=visitor_seq, agent_seq=agent_seq, context=report,
@@ -281,7 +280,7 @@ class TurnService:
             )
         self._store.commit_turn(
             user_id=user_id, session_id=session_id, expected_count=state.message_count,
-            messages=rows, now=now,
+            messages=rows, now=now,  # type: ignore[arg-type]
             client_turn_id=turn.client_turn_id, response_ciphertext=response_ct,
             turn_slot=self._turn_slot(),  # the window the commit lands in (the model may have crossed one)
         )
@@ -302,9 +301,6 @@ class TurnService:
         if self._jobs is None:
             return
         try:
-            if isinstance(job, FoldJob):
-                self._jobs.send_fold(job)
-            else:
-                self._jobs.send_facts(job)
+            (self._jobs.send_fold if isinstance(job, FoldJob) else self._jobs.send_facts)(job)
         except Exception as exc:  # noqa: BLE001 - the turn is committed
             logger.warning("job not sent", extra={"job": type(job).__name__, "session_id": job.session_id, "error": type(exc).__name__})
