@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from convmem import errors
 from convmem.api_schemas import ErrorResponse
+from convmem.domain.models import ID_RULE
 
 _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.InvalidInputError, 400),
@@ -74,7 +75,7 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
         where = tuple(p.get("loc", ()))
         if len(where) == 2 and where[0] == "path":
             name = where[1]
-            return error_response(400, f"invalid_{name}", f"{name} must be 1-128 characters of A-Z a-z 0-9 . _ : - (not . or ..)")
+            return error_response(400, f"invalid_{name}", f"{name} must be {ID_RULE} (not . or ..)")
         loc = ".".join(str(x) for x in where if x != "body") or "body"
         parts.append(f"{loc}: {p.get('msg', 'invalid')}")
     return error_response(400, "invalid_request", "; ".join(parts) or "The request is not valid.")

@@ -11,7 +11,12 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 from convmem.domain.tokens import count_tokens
 from convmem.errors import InvalidInputError
 
-ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+# The one definition of a user, session, fact or client-turn id (docs/api.md "Who is calling"):
+# everything else that checks or describes an id is built from these.
+ID_CHARS = "A-Za-z0-9._:-"
+ID_MAX = 128
+ID_PATTERN = rf"^[{ID_CHARS}]{{1,{ID_MAX}}}$"
+ID_RULE = f"1-{ID_MAX} characters of A-Z a-z 0-9 . _ : -"
 _ID_RE = re.compile(ID_PATTERN)
 
 Role = Literal["visitor", "agent"]
@@ -25,7 +30,7 @@ def validate_id(value: str, what: str) -> str:
     """
     if not isinstance(value, str) or not _ID_RE.fullmatch(value):
         raise InvalidInputError(
-            f"{what} must be 1-128 characters of A-Z a-z 0-9 . _ : -", code=f"invalid_{what}"
+            f"{what} must be {ID_RULE}", code=f"invalid_{what}"
         )
     return value
 
