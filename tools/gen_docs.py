@@ -6,8 +6,10 @@
 - ``docs/benchmarks.md``: the results, between its ``results`` markers, from ``bench/results.json``
   (``make bench`` runs this after its sections); the method around them is written by hand.
 
-    .venv/bin/python -m tools.gen_docs            # rewrite both
-    .venv/bin/python -m tools.gen_docs --check    # exit 1 when a page is stale (what the tests assert)
+    make docs                                                          # rewrite both
+    PYTHONPATH=layers/convmem .venv/bin/python -m tools.gen_docs --check   # exit 1 when a page is stale
+
+(The layer is not an installed package: PYTHONPATH puts it where Lambda mounts it, as the Makefile does.)
 """
 
 from __future__ import annotations

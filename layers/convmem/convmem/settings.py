@@ -2,7 +2,7 @@
 
 Each field names its environment variable (upper-case field name with the ``CONVMEM_``
 prefix unless an alias is given). Its docstring is its documentation: the table of
-``docs/operations.md`` is generated from this class (``python -m tools.gen_docs``).
+``docs/operations.md`` is generated from this class (``make docs``).
 """
 
 from __future__ import annotations
