@@ -65,9 +65,11 @@ invoke: $(STAMP)
 sam-validate: $(SAM_STAMP)
 	$(SAM_VALIDATE)
 
-## make typecheck: mypy over the layer with the [tool.mypy] config of pyproject.toml (part of test and lint)
+## make typecheck: mypy over the layer and every function with the [tool.mypy] config of pyproject.toml
+## (part of test and lint; each function on its own: all their modules are named app)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy layers/convmem/convmem
+	@for f in functions/*/app.py; do $(VENV)/bin/mypy $$f || exit 1; done
 
 lint: $(STAMP) $(SAM_STAMP) typecheck
 	$(VENV)/bin/ruff check .
@@ -75,4 +77,4 @@ lint: $(STAMP) $(SAM_STAMP) typecheck
 	$(SAM_VALIDATE)
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .pytest_cache .ruff_cache tests/e2e/output
+	rm -rf $(VENV) $(SAM_VENV) .pytest_cache .ruff_cache .mypy_cache tests/e2e/output

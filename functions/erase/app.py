@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.adapters.sqs_jobs import decode_erase
 from convmem.composition import build_erase
@@ -36,7 +37,7 @@ def handle(record: SQSRecord, deadline: float) -> None:
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     deadline = time.monotonic() + context.get_remaining_time_in_millis() / 1000 - RESERVE_S
     return process_partial_response(
         event=event, record_handler=lambda record: handle(record, deadline), processor=processor, context=context

@@ -6,6 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.adapters.sqs_jobs import decode_fold
 from convmem.composition import build_fold
@@ -54,7 +55,7 @@ def handle(record: SQSRecord, targets: dict[tuple[str, str], int]) -> None:
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     targets = _targets(event.get("Records", []))
     # A job starts only while a whole one still fits; the rest of the batch comes back later.
     job_s = job_worst_case_s(settings(), FOLD_MODEL_OPERATIONS)

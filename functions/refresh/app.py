@@ -8,6 +8,7 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.adapters.sqs_jobs import decode_profile
 from convmem.composition import build_profile
@@ -37,7 +38,7 @@ def handle(record: SQSRecord) -> None:
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     # A job starts only while a whole one still fits; the rest of the batch comes back later.
     record_handler = within_time(handle, context, job_worst_case_s(settings(), PROFILE_MODEL_OPERATIONS))
     return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)
