@@ -9,7 +9,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 # The real SAM translator plus cfn-lint, offline (cfn-lint alone misses SAM errors).
 SAM_VALIDATE := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam validate --lint --template template.yaml --region us-east-1
 
-.PHONY: run test e2e lint clean bench invoke sam-venv sam-validate
+.PHONY: run test e2e lint typecheck docs clean bench invoke sam-venv sam-validate
 
 $(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ run: $(STAMP)
 	$(PY) -m local.run
 
 ## make test: every test tier plus the template lint (cfn-lint and sam validate --lint)
-test: $(STAMP) $(SAM_STAMP)
+test: $(STAMP) $(SAM_STAMP) typecheck
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM_VALIDATE)
 	$(PY) -m pytest
@@ -43,12 +43,18 @@ e2e: $(STAMP)
 	$(PY) -m pytest tests/e2e
 
 ## make bench: what a user pays for per turn, measured on the embedded AWS with the local model
-## (a table on stdout and bench/results.json; ~5-10 minutes on 2 cores; see README "Benchmarks")
+## (a table on stdout, bench/results.json and docs/benchmarks.md; ~10 minutes on 2 cores)
 bench: $(STAMP)
 	$(PY) -m bench
+	PYTHONPATH=layers/convmem $(PY) -m tools.gen_docs
+
+## make docs: the generated parts of docs/ (settings, parameters, alarms, benchmark results);
+## tests/unit/test_docs.py fails when they are stale
+docs: $(STAMP)
+	PYTHONPATH=layers/convmem $(PY) -m tools.gen_docs
 
 ## make invoke FUNCTION=api EVENT=events/api_turn.json: one function on one event, in-process, as
-## `sam local invoke` would (result on stdout, logs on stderr; see local/invoke.py, README "Local invoke").
+## `sam local invoke` would (result on stdout, logs on stderr; see local/invoke.py, docs/development.md).
 ## ARGS passes more: ARGS="--seed events/api_turn.json", "--no-seed", "--fresh".
 invoke: $(STAMP)
 	@if [ -z "$(FUNCTION)" ] || [ -z "$(EVENT)" ]; then \
@@ -59,10 +65,16 @@ invoke: $(STAMP)
 sam-validate: $(SAM_STAMP)
 	$(SAM_VALIDATE)
 
-lint: $(STAMP) $(SAM_STAMP)
+## make typecheck: mypy over the layer and every function with the [tool.mypy] config of pyproject.toml
+## (part of test and lint; each function on its own: all their modules are named app)
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy layers/convmem/convmem
+	@for f in functions/*/app.py; do $(VENV)/bin/mypy $$f || exit 1; done
+
+lint: $(STAMP) $(SAM_STAMP) typecheck
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM_VALIDATE)
 
 clean:
-	rm -rf $(VENV) $(SAM_VENV) .pytest_cache .ruff_cache tests/e2e/output
+	rm -rf $(VENV) $(SAM_VENV) .pytest_cache .ruff_cache .mypy_cache tests/e2e/output

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "layers" / "convmem"))
+from convmem.domain.context_assembly import Layers, assemble
+from convmem.domain.models import Message
+from convmem.domain.tokens import count_tokens
 
-from convmem.domain.context_assembly import Layers, assemble  # noqa: E402
-from convmem.domain.models import Message  # noqa: E402
-from convmem.domain.tokens import count_tokens  # noqa: E402
+from bench.common import pct
 
 
 def run(repeats: int = 200) -> dict:
@@ -39,7 +37,7 @@ def run(repeats: int = 200) -> dict:
     block = count_tokens(request.overflow or "")
     return {
         "assembly_ms_median": round(statistics.median(times), 2),
-        "assembly_ms_p95": round(sorted(times)[int(repeats * 0.95)], 2),
+        "assembly_ms_p95": round(pct(times, 0.95), 2),
         "compressed_messages": report.compressed_messages,
         "replaced_tokens": replaced,
         "block_tokens": block,

@@ -23,9 +23,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYER = ROOT / "layers" / "convmem"
-for _p in (str(LAYER), str(ROOT)):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
 
 API_KEY = "bench-api-key"
 QUIET_ENV = {

@@ -9,11 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
 
 
 def redact(value, limit=48):

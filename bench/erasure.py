@@ -15,10 +15,6 @@ import json
 import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
 
 USER = "erase-me"
 

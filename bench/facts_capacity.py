@@ -23,16 +23,14 @@ import copy
 import json
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
+from bench.common import in_process_aws, pct, template_stack
 
-from bench.common import in_process_aws, template_stack  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GOAL_JOB_MS = 50.0
 # What people tell, in the project's own words: events with a time, plans, family, work, health.
@@ -58,11 +56,6 @@ SUBJECTS = ["garden", "violin", "marathon", "bakery", "novel", "chess club", "ca
             "choir", "tennis", "recipe", "lantern festival", "bookshop", "climbing gym", "pottery", "sailing"]
 VERBS = ["went to the", "finished the", "started the", "visited the", "joined the", "booked the", "cleaned the"]
 WHO = ["with their sister Hana", "with their dog Bori", "with colleagues", "alone", "with their dad", "with friends"]
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
 def _facts(n: int, now: datetime) -> list:
@@ -175,9 +168,9 @@ def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int
                 "read_ms_median_parse": round(statistics.median(parse), 2),
                 "turn_calls_warm": turn_calls,
                 "job_ms_median": round(statistics.median(job_ms[1:]), 2),
-                "job_ms_p95": _pct(job_ms[1:], 0.95),
+                "job_ms_p95": round(pct(job_ms[1:], 0.95), 2),
                 "job_own_ms_median": round(statistics.median(own_ms[1:]), 2),
-                "job_own_ms_p95": _pct(own_ms[1:], 0.95),
+                "job_own_ms_p95": round(pct(own_ms[1:], 0.95), 2),
             }
         Endpoint.make_request = send
         out["job_goal_met"] = all(v["job_ms_median"] <= GOAL_JOB_MS for v in out["sizes"].values())

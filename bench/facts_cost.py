@@ -19,15 +19,10 @@ import sys
 import time
 from pathlib import Path
 
+from bench.common import in_process_aws, pct, template_stack
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
 
-from bench.common import in_process_aws, template_stack  # noqa: E402
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
 def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) -> dict:
@@ -111,13 +106,13 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
         with_facts, without = turns_ms(user), turns_ms("no-facts-user")
         return {
             "facts_job_ms_median": round(statistics.median(job_ms), 2),
-            "facts_job_ms_p95": _pct(job_ms, 0.95),
+            "facts_job_ms_p95": round(pct(job_ms, 0.95), 2),
             "facts_jobs": jobs,
             "facts_learnt": learnt,
             "facts_document_bytes": sum(len(ct) for ct in shards.values()),
             "recall_facts": len(facts),
             "recall_ms_median": round(statistics.median(recall_ms), 2),
-            "recall_ms_p95": _pct(recall_ms, 0.95),
+            "recall_ms_p95": round(pct(recall_ms, 0.95), 2),
             "rank_only_ms_median": round(statistics.median(rank_ms), 2),
             "recall_first_key": first,
             "turn_ms_median_with_facts": round(statistics.median(with_facts), 2),

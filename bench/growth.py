@@ -174,7 +174,7 @@ def _same_calls(ddb: Any, sqs: Any, pool: Any, table: str, queue_url: str, seq: 
 
 def run(turns: int = 1000, checkpoints: tuple[int, ...] = (20, 200, 1000), profile_every: int = 100) -> dict[str, Any]:
     counter = CallCounter()  # before any client exists
-    # bench/moto_server.py: DynamoDB costs that do not grow with the table (bench/moto_scaling.py shows
+    # The patched moto of local/moto_server.py: DynamoDB costs that do not grow with the table (bench/moto_scaling.py shows
     # why: on stock moto a 1,000-turn session's TransactWriteItems deep-copies the table three times).
     with embedded_aws(scaled=True) as aws:
         import boto3

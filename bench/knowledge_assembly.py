@@ -15,26 +15,22 @@ from __future__ import annotations
 import gc
 import json
 import os
-import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "layers" / "convmem"))
-
-from convmem.domain import summary_fold  # noqa: E402
-from convmem.domain.context_assembly import Layers, assemble, check_message_fits  # noqa: E402
-from convmem.domain.models import (  # noqa: E402
+from convmem.domain import summary_fold
+from convmem.domain.context_assembly import Layers, assemble, check_message_fits
+from convmem.domain.models import (
     KNOWLEDGE_MAX_BYTES,
     KNOWLEDGE_MAX_SNIPPETS,
     KNOWLEDGE_MAX_TOKENS,
     Message,
 )
-from convmem.domain.tokens import count_tokens, truncate_tokens  # noqa: E402
-from convmem.service.turn import TurnInput  # noqa: E402
-from convmem.settings import Settings  # noqa: E402
+from convmem.domain.tokens import count_tokens, truncate_tokens
+from convmem.service.turn import TurnInput
+from convmem.settings import Settings
 
-from bench.common import summary_ms  # noqa: E402
+from bench.common import summary_ms
 
 GOAL_MS = 100.0
 GOAL_RSS_MB = 5.0

@@ -13,10 +13,8 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "layers" / "convmem"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.common import pct
 
 
 def main(turns: int = 150) -> dict[str, dict[str, float]]:
@@ -67,7 +65,7 @@ def main(turns: int = 150) -> dict[str, dict[str, float]]:
                 times.append((time.perf_counter() - start) * 1000)
         out = {}
         for name, (_, _, counter, times, commits) in sides.items():
-            out[name] = {"median_ms": statistics.median(times), "p90_ms": statistics.quantiles(times, n=10)[-1],
+            out[name] = {"median_ms": statistics.median(times), "p90_ms": pct(times, 0.9),
                          "mean_ms": statistics.fmean(times),
                          "commit_median_ms": statistics.median(-c * 1000 for c in commits if c < 0)}
             print(f"{name:>24}: median {out[name]['median_ms']:.2f} ms, p90 {out[name]['p90_ms']:.2f} ms, "

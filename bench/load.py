@@ -2,8 +2,7 @@
 
 The stack is `python -m local.run` as `make run` starts it (moto server with DynamoDB
 serialised, the API Gateway emulation with the API handler in-process, the fold and facts
-pollers and the profile schedule beside it), started on free ports and stopped with SIGINT;
-"fixed" is the same with the three changes proposed for local/ (bench/serialised_stack.py).
+pollers and the profile schedule beside it), started on free ports and stopped with SIGINT.
 
 Two scenarios, each on a fresh stack:
 - separate: every client its own user and session;
@@ -46,12 +45,6 @@ class LocalStack:
 
     def headers(self, user: str) -> dict[str, str]:
         return {"x-api-key": self.api_key, "x-user-id": user, "content-type": "application/json"}
-
-
-STACKS = {
-    "shipped": "local.run",  # the local stack as `make run` starts it
-    "fixed": "bench.serialised_stack",  # with the three fixes proposed for local/ (see that module)
-}
 
 
 def start_stack(module: str = "local.run") -> LocalStack:
@@ -244,40 +237,32 @@ def _scenario(stack: LocalStack, name: str, clients: list[tuple[str, str]], turn
     }
 
 
-def run(clients: int = 20, turns: int = 25, share: int = 5, stacks: tuple[str, ...] = tuple(STACKS),
-        shipped_shared: bool = False) -> dict[str, Any]:
-    """``shipped_shared``: also the shared-session scenario on the shipped stack (its separate-session
-    run already shows what goes wrong there; the shared one adds ~2 minutes of stock moto)."""
+def run(clients: int = 20, turns: int = 25, share: int = 5) -> dict[str, Any]:
+    """Both scenarios on the local stack as `make run` starts it (reported as the ``shipped`` stack)."""
     out: dict[str, Any] = {
         "how": ("a fresh local stack per scenario (moto server with DynamoDB serialised, API Gateway emulation on a "
                 "ThreadingHTTPServer with the API handler in-process, fold and facts pollers, profile schedule) "
                 f"on free ports; {clients} client threads in the bench process, each with one keep-alive "
                 f"requests.Session, released together by a barrier, {turns} turns each; separate = one user and "
                 f"session per client, shared = groups of {share} clients on one user's session"),
-        "stacks": {"shipped": "python -m local.run, as make run starts it",
-                   "fixed": "python -m bench.serialised_stack: the same with the three fixes proposed for local/: the "
-                            "API handler serves one request at a time and the listen backlog is 128 (apigw.py), "
-                            "moto is bench/moto_server.py (moto_server.py)"},
+        "stacks": {"shipped": "python -m local.run, as make run starts it"},
         "note": ("moto serialises DynamoDB requests (local/moto_server.py), and the stack, moto and the clients "
                  "share this machine's cores: the throughput is the local stack's, not Lambda's (where each "
                  "concurrent turn gets its own instance)"),
     }
-    for name in stacks:
-        out[name] = {}
-        tag = secrets.token_hex(3)
-        scenarios = {
-            "separate_sessions": ("separate", [(f"load-{tag}-u{i}", f"load-{tag}-s{i}") for i in range(clients)]),
-            "shared_sessions": (f"{share} clients per session",
-                                [(f"shared-{tag}-u{i // share}", f"shared-{tag}-s{i // share}") for i in range(clients)]),
-        }
-        for key, (label, who) in scenarios.items():
-            if name == "shipped" and key == "shared_sessions" and not shipped_shared:
-                continue
-            stack = start_stack(STACKS[name])  # a fresh stack each: no run starts with the other's table
-            try:
-                out[name][key] = _scenario(stack, label, who, turns)
-            finally:
-                stop_stack(stack)
+    out["shipped"] = {}
+    tag = secrets.token_hex(3)
+    scenarios = {
+        "separate_sessions": ("separate", [(f"load-{tag}-u{i}", f"load-{tag}-s{i}") for i in range(clients)]),
+        "shared_sessions": (f"{share} clients per session",
+                            [(f"shared-{tag}-u{i // share}", f"shared-{tag}-s{i // share}") for i in range(clients)]),
+    }
+    for key, (label, who) in scenarios.items():
+        stack = start_stack()  # a fresh stack each: no run starts with the other's table
+        try:
+            out["shipped"][key] = _scenario(stack, label, who, turns)
+        finally:
+            stop_stack(stack)
     return out
 
 
@@ -286,11 +271,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("clients", nargs="?", type=int, default=20)
     parser.add_argument("turns", nargs="?", type=int, default=25)
     parser.add_argument("--share", type=int, default=5)
-    parser.add_argument("--stacks", default=",".join(STACKS))
-    parser.add_argument("--shipped-shared", action="store_true")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
-    result = run(args.clients, args.turns, args.share, tuple(args.stacks.split(",")), args.shipped_shared)
+    result = run(args.clients, args.turns, args.share)
     from bench.common import emit
 
     emit(result, args.out)

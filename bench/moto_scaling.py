@@ -1,8 +1,8 @@
-"""Why the long run uses bench/moto_server.py: stock moto's Query and TransactWriteItems cost
-grows with the table, the patched one's does not, and both answer the same.
+"""Why the long run uses the patched moto of local/moto_server.py: stock moto's Query and
+TransactWriteItems cost grows with the table, the patched one's does not, and both answer the same.
 
-For each table size (items in other partitions), on the local stack's moto server and on the
-bench's: median of REPS turn-shaped Query (descending, Limit 21, on a 30-message session) and
+For each table size (items in other partitions), on stock moto (CONVMEM_STOCK_MOTO=1) and on the
+patched one the local stack runs: median of REPS turn-shaped Query (descending, Limit 21, on a 30-message session) and
 TransactWriteItems (two conditional Puts + a conditional STATE update). Then the same requests on
 both servers, compared: the Query pages, and a transaction cancelled by its condition (nothing of
 it may stay).
@@ -108,7 +108,6 @@ def _same_answers(stock: Any, scaled: Any) -> dict[str, Any]:
 
 
 def run(reps: int = 20, sizes: tuple[int, ...] = (100, 1000, 3000)) -> dict[str, Any]:
-    import bench.common  # noqa: F401 - sys.path
     from bench.common import fig, start_moto
     from local.aws import free_port, stop_moto
 

@@ -25,16 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "layers" / "convmem"), str(ROOT)]
 
 # Assumed Bedrock latency of one profile call to the utility model (amazon.nova-micro-v1:0, which
 # AWS positions as the lowest-latency Nova model; ~1,000 input and <= 150 output tokens): p50 1.0 s,

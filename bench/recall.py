@@ -56,11 +56,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [p for p in (str(ROOT / "layers" / "convmem"), str(ROOT)) if p not in sys.path]
+from bench.common import emit, fig
+from bench.recall_match import Request
 
-from bench.common import emit, fig  # noqa: E402
-from bench.recall_match import Request  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 PROJECT_SET = ROOT / "bench" / "conversations"
 LOCOMO_DEFAULT = ROOT.parent / "shared" / "data" / "locomo" / "locomo-dev.json"

@@ -1,6 +1,6 @@
 """Is the answer in the request? A judge-free matcher, the same for convmem and every baseline.
 
-The rules (README "Recall benchmark"):
+The rules (docs/benchmarks.md "How recall in a new session is measured"):
 
 1. Both sides are normalised: Unicode NFKC, case folded, dates rewritten to one form
    ('7 May 2023', 'May 7, 2023', '7th of May 2023', '2023-05-07', '2023년 5월 7일' all become

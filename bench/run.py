@@ -6,8 +6,8 @@ after the other, so no section's work competes with another's timing:
   growth       1-3  one session to 1,000 turns: flat cost, fold tokens, turn time vs the floor
   cold_start   4    fresh processes: import and first call of the api, fold and facts functions
   encryption   5    per-message encrypt / decrypt time and ciphertext overhead
-  load         6    20 concurrent HTTP clients x 25 turns on the local stack (as shipped and serialised)
-  moto              why 1-3 run on bench/moto_server.py: stock moto's DynamoDB cost grows with the table
+  load         6    20 concurrent HTTP clients x 25 turns on the local stack as `make run` starts it
+  moto              why 1-3 run on the patched moto of local/moto_server.py: stock moto's DynamoDB cost grows with the table
   assembly          budget assembly time (bench/assembly.py)
   facts             facts job time and recall over 200 facts (bench/facts_cost.py)
   facts_capacity    the turn's facts read and the facts job at 100 / 1,000 / 5,000 facts (bench/facts_capacity.py)
@@ -45,8 +45,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                {"turns": 22, "checkpoints": [20, 21, 22], "profile_every": 10}),
     "cold_start": ("bench.cold_start", {"reps": 5, "importtime": True}, {"reps": 1, "importtime": False}),
     "encryption": ("bench.encryption", {"reps": 300}, {"reps": 5}),
-    "load": ("bench.load", {"clients": 20, "turns": 25, "share": 5, "stacks": ["shipped", "fixed"]},
-             {"clients": 4, "turns": 3, "share": 2, "stacks": ["fixed"]}),
+    "load": ("bench.load", {"clients": 20, "turns": 25, "share": 5}, {"clients": 4, "turns": 3, "share": 2}),
     "moto": ("bench.moto_scaling", {"reps": 20, "sizes": [100, 1000, 3000]}, {"reps": 3, "sizes": [100, 300]}),
     "assembly": ("bench.assembly", {"repeats": 200}, {"repeats": 5}),
     "facts": ("bench.facts_cost", {"jobs": 40, "n_facts": 200}, {"jobs": 4, "n_facts": 20, "repeats": 5, "turns": 5}),
@@ -262,7 +261,7 @@ def table(r: dict[str, Any]) -> str:
         lines.append("  " + lo["note"])
     m = r.get("moto")
     if m:
-        lines.append("\nEmbedded DynamoDB: turn-shaped requests as the table grows (why 1-3 run on bench/moto_server.py)")
+        lines.append("\nEmbedded DynamoDB: turn-shaped requests as the table grows (why 1-3 run on local/moto_server.py, patched)")
         reps = m["params"]["reps"]
         rows = [["items in the table", "stock Query ms", "stock Transact ms", f"stock MB kept / {reps}",
                  "bench Query ms", "bench Transact ms", f"bench MB kept / {reps}"]]

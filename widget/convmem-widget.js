@@ -1,7 +1,7 @@
 /*
  * convmem chat widget: plain JavaScript, no framework, no build step.
  *
- * Embed with one tag (API.md is the contract it speaks):
+ * Embed with one tag (docs/api.md is the contract it speaks):
  *
  *   <script src="https://cdn.example.com/convmem-widget.js"
  *           data-api="https://abc123.execute-api.eu-west-1.amazonaws.com" defer></script>

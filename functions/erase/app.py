@@ -6,13 +6,14 @@ out, then enqueues the rest."""
 
 from __future__ import annotations
 
-import json
 import time
 from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from convmem.adapters.sqs_jobs import decode_erase
 from convmem.composition import build_erase
 from convmem.observability import logger, metrics
 from convmem.service.forget import ForgetService
@@ -29,17 +30,14 @@ def service() -> ForgetService:
 
 
 def handle(record: SQSRecord, deadline: float) -> None:
-    job = json.loads(record.body)
-    done = service().continue_erasure(
-        # A job sent before erasures had ids names none: "" keeps its remainder's dedup id stable.
-        job["userId"], deadline, attempt=int(job.get("attempt", 1)), erasure_id=str(job.get("erasureId", "")),
-    )
-    logger.info("erasure", extra={"user_id": job["userId"], "done": done})
+    job = decode_erase(record.body)
+    done = service().continue_erasure(job.user_id, deadline, attempt=job.attempt, erasure_id=job.erasure_id)
+    logger.info("erasure", extra={"user_id": job.user_id, "done": done})
 
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     deadline = time.monotonic() + context.get_remaining_time_in_millis() / 1000 - RESERVE_S
     return process_partial_response(
         event=event, record_handler=lambda record: handle(record, deadline), processor=processor, context=context

@@ -3,16 +3,16 @@ merge them, with partial batch failures (a failing job is retried, then dead-let
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from convmem.adapters.sqs_jobs import decode_facts
 from convmem.composition import build_facts
 from convmem.job_time import FACTS_MODEL_OPERATIONS, job_worst_case_s, within_time
 from convmem.observability import logger, metrics
-from convmem.ports import FactsJob
 from convmem.service.facts import FactsService
 from convmem.settings import Settings
 
@@ -32,15 +32,14 @@ def service() -> FactsService:
 
 
 def handle(record: SQSRecord) -> None:
-    body = json.loads(record.body)
-    job = FactsJob(user_id=body["userId"], session_id=body["sessionId"], visitor_seq=int(body["visitorSeq"]))
+    job = decode_facts(record.body)
     outcome = service().process(job)
     logger.info("facts", extra={"user_id": job.user_id, "candidates": outcome.candidates, "actions": list(outcome.actions)})
 
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     # A job starts only while a whole one still fits; the rest of the batch comes back later.
     record_handler = within_time(handle, context, job_worst_case_s(settings(), FACTS_MODEL_OPERATIONS))
     return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

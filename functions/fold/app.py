@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any
 
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from convmem.adapters.sqs_jobs import decode_fold
 from convmem.composition import build_fold
 from convmem.job_time import FOLD_MODEL_OPERATIONS, job_worst_case_s, within_time
 from convmem.observability import logger, metrics
@@ -37,24 +38,24 @@ def _targets(records: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
     out: dict[tuple[str, str], int] = {}
     for r in records:
         try:
-            job = json.loads(r["body"])
-            key = (str(job["userId"]), str(job["sessionId"]))
-            out[key] = max(out.get(key, 0), int(job["throughSeq"]))
+            job = decode_fold(r["body"])
+            key = (job.user_id, job.session_id)
+            out[key] = max(out.get(key, 0), job.through_seq)
         except (ValueError, KeyError, TypeError):
             continue  # a malformed job fails on its own in handle(), then goes to the DLQ
     return out
 
 
 def handle(record: SQSRecord, targets: dict[tuple[str, str], int]) -> None:
-    job = json.loads(record.body)
-    through = targets.get((job["userId"], job["sessionId"]), int(job["throughSeq"]))
-    outcome = service().fold(job["sessionId"], job["userId"], through)
+    job = decode_fold(record.body)
+    through = targets.get((job.user_id, job.session_id), job.through_seq)
+    outcome = service().fold(job.session_id, job.user_id, through)
     logger.info("fold", extra={"session_id": outcome.session_id, "cursor": outcome.cursor_after, "folded": outcome.folded})
 
 
 @logger.inject_lambda_context(log_event=False)
 @metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def lambda_handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
     targets = _targets(event.get("Records", []))
     # A job starts only while a whole one still fits; the rest of the batch comes back later.
     job_s = job_worst_case_s(settings(), FOLD_MODEL_OPERATIONS)

@@ -75,8 +75,8 @@ def test_warm_encryption_makes_no_aws_call_and_reports_its_overhead(smoke):
     assert 0 < enc["overhead_bytes"]["value"] < 1000
 
 
-def test_concurrent_clients_on_the_fixed_local_stack_get_every_turn_in_order(smoke):
-    load = smoke[0]["load"]["fixed"]
+def test_concurrent_clients_on_the_local_stack_get_every_turn_in_order(smoke):
+    load = smoke[0]["load"]["shipped"]  # the local stack as make run starts it (both scenarios)
     for scenario in ("separate_sessions", "shared_sessions"):
         s = load[scenario]
         assert s["errors"]["value"] == 0, s["errors"]

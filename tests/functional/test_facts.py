@@ -77,9 +77,12 @@ def say(services, text, session=SESSION, user=USER, channel="web"):
 
 
 def job(seq, session=SESSION, user=USER, message_id="m-1"):
+    from convmem.adapters.sqs_jobs import encode
+    from convmem.ports import FactsJob
+
     event = load_event("facts_job.json")
     rec = event["Records"][0]
-    rec["body"] = json.dumps({"userId": user, "sessionId": session, "visitorSeq": seq})
+    rec["body"] = encode(FactsJob(user_id=user, session_id=session, visitor_seq=seq))
     rec["messageId"] = message_id
     rec["attributes"]["MessageGroupId"] = user
     return event

@@ -15,10 +15,11 @@ import boto3
 import pytest
 from botocore.awsrequest import AWSResponse
 from convmem.adapters.local_model import LocalModel
+from convmem.adapters.sqs_jobs import encode
 from convmem.composition import aws_client, build_api, build_facts, build_fold
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
-from convmem.ports import FactsJob
+from convmem.ports import FactsJob, FoldJob
 from convmem.service.turn import TurnInput
 
 from local.lambda_runtime import LambdaContext, load_module
@@ -226,7 +227,7 @@ def _fold_event(jobs):
     for i, (session, through) in enumerate(jobs):
         r = json.loads(json.dumps(template))
         r["messageId"] = f"m-{i}"
-        r["body"] = json.dumps({"sessionId": session, "userId": USER, "throughSeq": through})
+        r["body"] = encode(FoldJob(session_id=session, user_id=USER, through_seq=through))
         r["attributes"]["MessageGroupId"] = session
         records.append(r)
     return {"Records": records}
@@ -268,7 +269,7 @@ def test_a_facts_consumer_crashing_mid_batch_retries_only_the_unfinished_jobs(aw
     records = []
     for i, session in enumerate(["a", "b"]):
         r = json.loads(json.dumps(base))
-        r["messageId"], r["body"] = f"f-{i}", json.dumps({"userId": USER, "sessionId": session, "visitorSeq": 1})
+        r["messageId"], r["body"] = f"f-{i}", encode(FactsJob(user_id=USER, session_id=session, visitor_seq=1))
         r["attributes"]["MessageGroupId"] = f"{USER}-{session}"  # separate groups, so one does not hold the other
         records.append(r)
     result = getattr(module, name)({"Records": records}, LambdaContext("FactsFunction"))

@@ -8,10 +8,11 @@ import json
 import boto3
 import pytest
 from convmem.adapters.local_model import LocalModel
-from convmem.adapters.sqs_jobs import _dedup_id
+from convmem.adapters.sqs_jobs import _dedup_id, encode
 from convmem.composition import build_fold
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
+from convmem.ports import FoldJob
 from convmem.service.turn import TurnInput
 
 from local.lambda_runtime import LambdaContext, load_module
@@ -59,7 +60,7 @@ def converse(services, turns: int, session=SESSION, first="My order number is ZX
 def job(through: int, session=SESSION, message_id="m-1") -> dict:
     event = load_event("fold_job.json")
     rec = event["Records"][0]
-    rec["body"] = json.dumps({"sessionId": session, "userId": USER, "throughSeq": through})
+    rec["body"] = encode(FoldJob(session_id=session, user_id=USER, through_seq=through))
     rec["messageId"] = message_id
     rec["attributes"]["MessageGroupId"] = session
     return event

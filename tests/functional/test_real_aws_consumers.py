@@ -8,11 +8,11 @@ jobs while one still fits and report the rest as failures, keeping FIFO order pe
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from convmem.adapters.local_model import LocalModel
+from convmem.adapters.sqs_jobs import encode
 from convmem.composition import build_facts, build_fold
+from convmem.ports import FactsJob, FoldJob
 from convmem.service.turn import TurnInput
 
 from local.lambda_runtime import LambdaContext, load_module
@@ -43,10 +43,10 @@ class SlowModel(LocalModel):
 
 
 def record(kind: str, group: str, user: str, session: str, seq: int, message_id: str) -> dict:
-    name, body = (("fold_job.json", {"sessionId": session, "userId": user, "throughSeq": seq}) if kind == "FoldFunction"
-                  else ("facts_job.json", {"userId": user, "sessionId": session, "visitorSeq": seq}))
+    name, job = (("fold_job.json", FoldJob(session_id=session, user_id=user, through_seq=seq)) if kind == "FoldFunction"
+                 else ("facts_job.json", FactsJob(user_id=user, session_id=session, visitor_seq=seq)))
     rec = load_event(name)["Records"][0]
-    rec.update(body=json.dumps(body), messageId=message_id)
+    rec.update(body=encode(job), messageId=message_id)
     rec["attributes"]["MessageGroupId"] = group
     return rec
 

@@ -16,6 +16,7 @@ import pytest
 from botocore.awsrequest import AWSResponse
 from convmem.adapters.dynamodb_store import BATCH_ATTEMPTS, DynamoDBStore
 from convmem.adapters.local_model import LocalModel
+from convmem.adapters.sqs_jobs import encode
 from convmem.composition import aws_client, build_api, build_facts, build_fold
 from convmem.domain.models import FactCandidate
 from convmem.domain.summary_fold import covered_seqs
@@ -276,7 +277,7 @@ def facts_handler(aws, settings, model):
 
     def run(visitor_seq: int) -> dict:
         r = json.loads(json.dumps(record))
-        r["body"] = json.dumps({"userId": USER, "sessionId": SESSION, "visitorSeq": visitor_seq})
+        r["body"] = encode(FactsJob(user_id=USER, session_id=SESSION, visitor_seq=visitor_seq))
         return getattr(module, name)({"Records": [r]}, LambdaContext("FactsFunction"))
 
     return run

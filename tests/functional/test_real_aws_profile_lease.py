@@ -7,12 +7,12 @@ conditional put that lasts until the run's own timeout - lets only one of them w
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 
 import boto3
 from convmem.adapters.dynamodb_store import DynamoDBStore
 from convmem.adapters.local_model import LocalModel
+from convmem.adapters.sqs_jobs import decode_profile
 from convmem.composition import build_profile
 from convmem.service.profile import RUN_LEASE
 from convmem.service.turn import TurnInput
@@ -64,8 +64,8 @@ def test_a_tick_during_a_tick_does_nothing_and_each_profile_is_written_once(serv
     worker = build_profile(settings, model=model)
     jobs = sqs.receive_message(QueueUrl=aws[1].refs["ProfileQueue"], MaxNumberOfMessages=10)["Messages"]
     for job in jobs:
-        body = json.loads(job["Body"])
-        worker.refresh_job(body["userId"], datetime.fromisoformat(body["activeAt"]))
+        queued = decode_profile(job["Body"])
+        worker.refresh_job(queued.user_id, queued.active_at)
     assert len(model.profiles) == len(USERS)  # one model call per user, not one per tick
     # The tick gave the lease back: the next tick works (and finds nobody due).
     later = ticking(settings, aws).enqueue_due(time_left_s=lambda: 300)

@@ -1,4 +1,4 @@
-"""GET /v1/sessions pages with limit / after / next as API.md says (issue 15, item 6): it stopped
+"""GET /v1/sessions pages with limit / after / next as docs/api.md says (issue 15, item 6): it stopped
 at 100 sessions with no ``next``."""
 
 from __future__ import annotations

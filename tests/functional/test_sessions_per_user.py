@@ -1,4 +1,4 @@
-"""Sessions live inside their user (API.md): a session is named by (user, sessionId).
+"""Sessions live inside their user (docs/api.md): a session is named by (user, sessionId).
 
 Two users' ``support`` are two unrelated conversations for every route and every job; a session
 id someone else has answers exactly as one nobody has; and erasure finds a session created a
@@ -10,7 +10,9 @@ import copy
 import json
 
 import boto3
+from convmem.adapters.sqs_jobs import encode
 from convmem.composition import aws_client, build_api
+from convmem.ports import FoldJob
 from convmem.service.turn import TurnInput
 
 from tests.functional.conftest import load_event, scan_all
@@ -129,7 +131,7 @@ def test_a_batch_folds_each_users_session_to_its_own_target(aws, settings, servi
     for n, (user, through) in enumerate((("alice", 4), ("bob", 2))):
         r = copy.deepcopy(record)
         r["messageId"] = f"m-{n}"
-        r["body"] = json.dumps({"sessionId": SHARED, "userId": user, "throughSeq": through})
+        r["body"] = encode(FoldJob(session_id=SHARED, user_id=user, through_seq=through))
         event["Records"].append(r)
     template, resolver = aws
     fold = load_handler(template, "FoldFunction", resolver)

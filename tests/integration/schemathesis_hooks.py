@@ -12,7 +12,7 @@ does not: a message of only those is a 400 the schema did not predict.
 string is a 400 ``invalid_page`` no schema can predict (a cursor is valid by its content).
 
 ``knowledge_limits``: a snippet's text and the whole list are bounded in UTF-8 bytes and tokens
-(README "Knowledge limits"); the schema states the limits in words and bounds characters only,
+(docs/api.md "A turn"); the schema states the limits in words and bounds characters only,
 so a text within its characters but over its bytes or tokens is a 400 naming the limit.
 
 (A percent-encoded ``:`` in an id was the other gap; the local API Gateway now decodes the

@@ -2,7 +2,7 @@
 
 1. Hand-written hostile requests, beyond test_local_stack.py's contract cases: huge headers,
    invalid UTF-8, JSON bombs, a 10 MB body, unknown fields, path traversal and Unicode look-alike
-   ids, overlong query parameters. Each must be a 4xx JSON error of API.md's shape
+   ids, overlong query parameters. Each must be a 4xx JSON error of docs/api.md's shape
    ``{"error": {"code", "message"}}`` and write nothing (a full scan of every table before and
    after each one).
 2. schemathesis against the OpenAPI document the code generates (GET /v1/openapi.json): with the
@@ -37,7 +37,7 @@ SEED = 20261202
 # itself (API Gateway passes every method of ANY /{proxy+} to the function). The rest of the
 # unexpected methods are sent.
 ST_CONFIG = '[phases.coverage]\nunexpected-methods = ["get", "put", "post", "delete", "options", "patch"]\n'
-# `unsupported_method` wants 405 for a method a path does not declare; API.md's contract is 404
+# `unsupported_method` wants 405 for a method a path does not declare; docs/api.md's contract is 404
 # `not_found` for any route the API does not have, method included.
 ST_CHECKS = ["--checks", "all", "--exclude-checks", "unsupported_method"]
 ERASE_ME = "erase_me_v1_me_delete"  # erases the caller: its own run, so the others keep their user

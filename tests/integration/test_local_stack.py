@@ -1,4 +1,4 @@
-"""The API contract (shared/API.md) end to end on the real local stack: `python -m local.run`
+"""The API contract (docs/api.md) end to end on the real local stack: `python -m local.run`
 (moto server + the API handler behind the API Gateway emulation + the fold poller) over HTTP."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from local.template import load_template
 TEMPLATE = load_template()
 RESOURCES = TEMPLATE["Resources"]
 ACCOUNT, REGION = "123456789012", "us-east-1"
-# Which model parameters each function calls (README "IAM").
+# Which model parameters each function calls (docs/architecture.md "Models and tools", IAM).
 USES = {
     "ApiFunction": ["ReplyModelId", "EmbeddingModelId"],
     "FactsFunction": ["UtilityModelId", "EmbeddingModelId"],

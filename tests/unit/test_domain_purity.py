@@ -1,4 +1,4 @@
-"""The domain stays pure: no AWS SDKs, no Powertools, no encryption SDK (STYLE.md)."""
+"""The domain stays pure: no AWS SDKs, no Powertools, no encryption SDK: rules a newcomer can test without AWS (docs/architecture.md)."""
 
 import ast
 from pathlib import Path

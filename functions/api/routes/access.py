@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 from convmem import api_schemas as wire
 from convmem.http_errors import documented
 
@@ -22,7 +23,8 @@ def health() -> wire.Health:
 
 @router.post("/v1/visitors", responses=documented(201, "A new visitor and its token", 429, 503))
 def new_visitor() -> Response[wire.TokenResponse]:
-    source_ip = router.current_event.request_context.http.source_ip  # counted as a keyed hash, never stored
+    event = cast(APIGatewayProxyEventV2, router.current_event)  # an HTTP API (payload 2.0) event
+    source_ip = event.request_context.http.source_ip  # counted as a keyed hash, never stored
     return Response(201, "application/json", wire.TokenResponse.of(services(router).auth.issue_visitor(source_ip)))
 
 

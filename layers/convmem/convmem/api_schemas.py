@@ -1,4 +1,4 @@
-"""The HTTP contract's response shapes (API.md), camelCase on the wire.
+"""The HTTP contract's response shapes (docs/api.md), camelCase on the wire.
 
 The OpenAPI document is generated from these and the route signatures.
 """
@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from convmem.domain.models import Fact, FactSource, Message, Role, SessionSummary
+from convmem.domain.models import ID_CHARS, ID_MAX, ID_PATTERN, Fact, FactSource, Message, Role, SessionSummary
 from convmem.service.auth import IssuedToken
 from convmem.service.export import UserExport
 from convmem.service.sessions import SessionPage, SessionView, TranscriptPage
@@ -22,12 +22,14 @@ def iso(at: datetime | None) -> str | None:
     return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-# An id in a URL path: API.md's ids (1-128 of A-Z a-z 0-9 . _ : -) except "." and "..", dot
+# An id in a URL path: the ids of domain/models.py except "." and "..", dot
 # segments that browsers, fetch and proxies resolve away (POST /v1/sessions/../turns reaches
 # /v1/turns there), so they could never name a session reliably. No look-ahead: pydantic's regex
 # engine has none, so the three branches spell "not . or ..".
+_NO_DOT = ID_CHARS.replace(".", "")
 PATH_ID_PATTERN = (
-    r"^(?:[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,127}|\.[A-Za-z0-9_:-][A-Za-z0-9._:-]{0,126}|\.\.[A-Za-z0-9._:-]{1,126})$"
+    rf"^(?:[{_NO_DOT}][{ID_CHARS}]{{0,{ID_MAX - 1}}}|\.[{_NO_DOT}][{ID_CHARS}]{{0,{ID_MAX - 2}}}"
+    rf"|\.\.[{ID_CHARS}]{{1,{ID_MAX - 2}}})$"
 )
 
 
@@ -49,7 +51,7 @@ class Health(Wire):
 
 
 class TokenRequest(Wire):
-    user_id: str = Field(pattern=r"^[A-Za-z0-9._:-]{1,128}$")
+    user_id: str = Field(pattern=ID_PATTERN)
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
 
 
@@ -193,7 +195,7 @@ class FactExport(FactOut):
     history: list[FactVersionOut]
 
     @classmethod
-    def of(cls, f: Fact) -> FactExport:  # type: ignore[override]
+    def of(cls, f: Fact) -> FactExport:
         return cls(
             **FactOut.of(f).model_dump(), source=SourceOut.of(f.source),
             history=[FactVersionOut(text=v.statement, source=SourceOut.of(v.source), replaced_at=iso(v.replaced_at) or "")

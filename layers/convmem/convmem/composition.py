@@ -24,7 +24,7 @@ from convmem.service.sessions import SessionService
 from convmem.service.turn import TurnService
 from convmem.settings import Settings
 
-T = TypeVar("T")
+T = TypeVar("T", FoldService, FactsService)  # the consumers _consumer wires
 
 
 @dataclass(frozen=True)

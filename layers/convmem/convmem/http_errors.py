@@ -1,4 +1,4 @@
-"""Domain errors to HTTP, in exactly one place (API.md error shape and statuses)."""
+"""Domain errors to HTTP, in exactly one place (docs/api.md error shape and statuses)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 
 from convmem import errors
 from convmem.api_schemas import ErrorResponse
+from convmem.domain.models import ID_RULE
 
 _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.InvalidInputError, 400),
@@ -74,13 +75,13 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
         where = tuple(p.get("loc", ()))
         if len(where) == 2 and where[0] == "path":
             name = where[1]
-            return error_response(400, f"invalid_{name}", f"{name} must be 1-128 characters of A-Z a-z 0-9 . _ : - (not . or ..)")
+            return error_response(400, f"invalid_{name}", f"{name} must be {ID_RULE} (not . or ..)")
         loc = ".".join(str(x) for x in where if x != "body") or "body"
         parts.append(f"{loc}: {p.get('msg', 'invalid')}")
     return error_response(400, "invalid_request", "; ".join(parts) or "The request is not valid.")
 
 
-# What each error status means on this API (API.md), for the OpenAPI document.
+# What each error status means on this API (docs/api.md), for the OpenAPI document.
 _WHEN = {
     400: "Malformed JSON, a missing or wrong-typed field, an empty message, a bad id, or knowledge beyond its limits",
     401: "No, bad or expired credentials",

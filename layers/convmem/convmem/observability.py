@@ -34,11 +34,11 @@ class _IdsOnly(logging.Filter):
         return True
 
 
-class _Stdout(logging.StreamHandler):  # type: ignore[type-arg]
+class _Stdout(logging.StreamHandler):
     """Writes to whatever ``sys.stdout`` is at the time (as Powertools' own handler does in Lambda)."""
 
-    @property  # type: ignore[override]
-    def stream(self):  # type: ignore[no-untyped-def]
+    @property
+    def stream(self):
         return sys.stdout
 
     @stream.setter

@@ -1,7 +1,8 @@
 """Every knob of convmem, read once from the environment.
 
 Each field names its environment variable (upper-case field name with the ``CONVMEM_``
-prefix unless an alias is given). The README lists them all.
+prefix unless an alias is given). Its docstring is its documentation: the table of
+``docs/operations.md`` is generated from this class (``make docs``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(frozen=True, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, populate_by_name=True, use_attribute_docstrings=True)
 
     # --- resources (names come from template.yaml through the function's environment)
     table_name: str = Field("convmem-conversations", alias="CONVERSATION_TABLE")
@@ -37,15 +38,15 @@ class Settings(BaseModel):
 
     # --- conversation layers
     window_messages: int = Field(12, alias="CONVMEM_WINDOW_MESSAGES", ge=2, le=200)
-    """L1: how many of the latest messages go into the request word for word."""
+    """Verbatim window: how many of the latest messages go into the request word for word."""
     summary_cap_tokens: int = Field(400, alias="CONVMEM_SUMMARY_CAP_TOKENS", ge=50)
-    """L3: cap of the rolling session summary (used by folding)."""
+    """Cap of the rolling session summary (used by folding)."""
     budget_tokens: int = Field(8000, alias="CONVMEM_BUDGET_TOKENS", ge=256)
-    """L5: token budget of one model request, prompt and reply reserve together."""
+    """Request budget: tokens of one model request, prompt and reply reserve together."""
     reply_reserve_tokens: int = Field(1024, alias="CONVMEM_REPLY_RESERVE_TOKENS", ge=0)
-    """L5: part of the budget kept free for the model's reply."""
+    """Part of the request budget kept free for the model's reply."""
     give_way_order: tuple[str, ...] = Field(("history", "knowledge", "facts", "profile"), alias="CONVMEM_GIVE_WAY_ORDER")
-    """L5: which layers give way first when a request does not fit (comma-separated). The system prompt
+    """Which layers give way first when a request does not fit (comma-separated). The system prompt
     and the current message never give way; the summary is kept whole and goes only as the very last resort."""
     max_message_bytes: int = Field(100_000, alias="CONVMEM_MAX_MESSAGE_BYTES", ge=1)
     """Byte limit of one message (UTF-8) so items stay far below DynamoDB's 400 KB."""
@@ -53,32 +54,33 @@ class Settings(BaseModel):
         "You are a helpful assistant. Use the conversation so far to answer.",
         alias="CONVMEM_SYSTEM_PROMPT",
     )
+    """The system prompt, first in every request (never gives way)."""
 
     facts_budget_tokens: int = Field(800, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
-    """L7: most tokens the recalled facts take in one request (README "Choosing the facts budget")."""
+    """Most tokens the recalled facts take in one request (docs/benchmarks.md: why 800)."""
     facts_max_recalled: int = Field(60, alias="CONVMEM_FACTS_MAX_RECALLED", ge=0, le=200)
-    """L7: most facts recalled into one request (the most relevant first)."""
+    """Facts: most facts recalled into one request (the most relevant first)."""
     facts_merge_threshold: float = Field(0.6, alias="CONVMEM_FACTS_MERGE_THRESHOLD", gt=0, le=1)
-    """L7: similarity (term overlap) above which two wordings are the same fact."""
+    """Facts: similarity (term overlap) above which two wordings are the same fact."""
     facts_max_per_user: int = Field(2500, alias="CONVMEM_FACTS_MAX_PER_USER", ge=1, le=10_000)
-    """L7: facts kept per user; beyond it the oldest told facts are compacted into monthly digests
+    """Facts kept per user; beyond it the oldest told facts are compacted into monthly digests
     (identity and contact never), so what is new always gets in."""
     facts_max_per_message: int = Field(8, alias="CONVMEM_FACTS_MAX_PER_MESSAGE", ge=1, le=50)
-    """L7: most facts one visitor message adds or changes (identity and contact first, the rest counted)."""
+    """Facts: most facts one visitor message adds or changes (identity and contact first, the rest counted)."""
     facts_shards: int = Field(8, alias="CONVMEM_FACTS_SHARDS", ge=1, le=10)
-    """L7: items the user's facts are split over (each under 350 KB; a merge may write them all in one
+    """Facts: items the user's facts are split over (each under 350 KB; a merge may write them all in one
     4 MB transaction, hence at most 10), all read in the turn's one
     BatchGetItem. Raise it only upwards: facts in shards beyond a lowered value are not read."""
     fact_history_max: int = Field(10, alias="CONVMEM_FACT_HISTORY_MAX", ge=0, le=100)
-    """L7: earlier values kept per fact, the oldest dropped first."""
+    """Facts: earlier values kept per fact, the oldest dropped first."""
     profile_cap_tokens: int = Field(150, alias="CONVMEM_PROFILE_CAP_TOKENS", ge=20)
-    """L8: cap of the short profile."""
+    """Profile: cap of the short profile."""
     profile_recent_sessions: int = Field(5, alias="CONVMEM_PROFILE_RECENT_SESSIONS", ge=1, le=50)
-    """L8: how many of the user's latest sessions a refresh reads."""
+    """Profile: how many of the user's latest sessions a refresh reads."""
     profile_recent_messages: int = Field(40, alias="CONVMEM_PROFILE_RECENT_MESSAGES", ge=2, le=400)
-    """L8: how many of each of those sessions' latest messages a refresh reads (visitor messages used)."""
+    """Profile: how many of each of those sessions' latest messages a refresh reads (visitor messages used)."""
     profile_due_shards: int = Field(4, alias="CONVMEM_PROFILE_DUE_SHARDS", ge=1, le=64)
-    """L8: shards of the sparse index of users due a refresh (no single hot index key)."""
+    """Profile: shards of the sparse index of users due a refresh (no single hot index key)."""
 
     # --- model
     model_provider: Literal["local", "bedrock"] = Field("local", alias="CONVMEM_MODEL_PROVIDER")
@@ -90,6 +92,7 @@ class Settings(BaseModel):
     utility_model_id: str = Field("amazon.nova-micro-v1:0", alias="CONVMEM_UTILITY_MODEL_ID")
     """Converse model for folds, fact extraction and profiles (off the turn path)."""
     embedding_model_id: str = Field("amazon.titan-embed-text-v2:0", alias="CONVMEM_EMBEDDING_MODEL_ID")
+    """Bedrock model that embeds facts and the turn's message for recall (Titan Text Embeddings V2)."""
     embedding_dimensions: Literal[256, 512, 1024] = Field(256, alias="CONVMEM_EMBEDDING_DIMENSIONS")
     """Titan Text Embeddings V2 output size; stored int8 with each fact (256 bytes at 256)."""
     temperature: float = Field(0.3, alias="CONVMEM_TEMPERATURE", ge=0, le=1)
@@ -120,7 +123,7 @@ class Settings(BaseModel):
     knowledge_base_id: str = Field("", alias="CONVMEM_KNOWLEDGE_BASE_ID")
     """Bedrock Knowledge Base of the ``search_knowledge`` tool (empty: the tool is off)."""
     recall_min_similarity: float = Field(0.25, alias="CONVMEM_RECALL_MIN_SIMILARITY", ge=0, lt=1)
-    """L7: cosine similarity below which an embedded fact does not count as relevant."""
+    """Facts: cosine similarity below which an embedded fact does not count as relevant."""
 
     # --- auth and keys
     token_ttl_seconds: int = Field(86_400, alias="CONVMEM_TOKEN_TTL_S", ge=60)

@@ -68,7 +68,7 @@ def encryption_context(user_id: str, session_id: str, kind: str, ref: str) -> di
     }
 
 
-def _supplier_class():  # type: ignore[no-untyped-def]
+def _supplier_class():
     from aws_cryptographic_material_providers.mpl.models import GetBranchKeyIdInput, GetBranchKeyIdOutput
     from aws_cryptographic_material_providers.mpl.references import IBranchKeyIdSupplier
 

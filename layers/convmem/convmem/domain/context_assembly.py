@@ -39,7 +39,7 @@ def split_window(messages: Sequence[Message], window: int) -> tuple[list[Message
     """Split messages after the cursor into ``(pending, window)``.
 
     ``window`` is the last ``window`` messages in seq order; ``pending`` are the older ones
-    that left the window but are not yet behind the cursor (they must still be sent, L4).
+    that left the window but are not yet behind the cursor (they must still be sent: no message is ever in no layer).
     Input order does not matter; output is ordered by seq.
     """
     ordered = sorted(messages, key=lambda m: m.seq)
@@ -154,7 +154,7 @@ class _Overflow:
 
     def __init__(self, history: Sequence[Message]) -> None:
         self._history = history
-        self._parts: list[list[tuple[summary_fold.Part, int]]] = [[], []]  # level 0 and 1, per message
+        self._parts: list[list[list[tuple[summary_fold.Part, int]]]] = [[], []]  # level 0 and 1, per message
 
     def _per_message(self, level: int, cut: int) -> list[tuple[summary_fold.Part, int]]:
         made = self._parts[level]

@@ -258,15 +258,15 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         d = _weekday(said, weekday, -1 if past else 1)
         return (ko_day_text(d) + "에", d.isoformat()) if korean else (f"on {m['wd']} {day_text(d)}", d.isoformat())
     if korean:
-        d = _partial_day(said, int(m["m"]), int(m["d"]), past)
-        return (ko_day_text(d), d.isoformat()) if d else None
+        found = _partial_day(said, int(m["m"]), int(m["d"]), past)
+        return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
         month = _MONTHS.index(m["m3"]) + 1
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"])
-    d = _partial_day(said, _MONTHS.index(month_name) + 1, int(day), past)
-    return (day_text(d), d.isoformat()) if d else None
+    found = _partial_day(said, _MONTHS.index(month_name) + 1, int(day), past)
+    return (day_text(found), found.isoformat()) if found else None
 
 
 def find(text: str, said_at: datetime) -> list[Resolved]:

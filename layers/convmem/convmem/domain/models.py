@@ -11,21 +11,26 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 from convmem.domain.tokens import count_tokens
 from convmem.errors import InvalidInputError
 
-ID_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
+# The one definition of a user, session, fact or client-turn id (docs/api.md "Who is calling"):
+# everything else that checks or describes an id is built from these.
+ID_CHARS = "A-Za-z0-9._:-"
+ID_MAX = 128
+ID_PATTERN = rf"^[{ID_CHARS}]{{1,{ID_MAX}}}$"
+ID_RULE = f"1-{ID_MAX} characters of A-Z a-z 0-9 . _ : -"
 _ID_RE = re.compile(ID_PATTERN)
 
 Role = Literal["visitor", "agent"]
 
 
 def validate_id(value: str, what: str) -> str:
-    """Return ``value`` if it is a valid user or session id (API.md), else raise InvalidInputError.
+    """Return ``value`` if it is a valid user or session id (docs/api.md), else raise InvalidInputError.
 
     ``re.fullmatch`` with an ASCII class: Unicode look-alikes, path separators and a trailing
     newline are all refused.
     """
     if not isinstance(value, str) or not _ID_RE.fullmatch(value):
         raise InvalidInputError(
-            f"{what} must be 1-128 characters of A-Z a-z 0-9 . _ : -", code=f"invalid_{what}"
+            f"{what} must be {ID_RULE}", code=f"invalid_{what}"
         )
     return value
 
@@ -67,7 +72,7 @@ class SessionState(BaseModel):
         return self.message_count > 0
 
 
-# Knowledge a server-side caller sends with one turn (API.md; README "Knowledge limits"). Bytes are
+# Knowledge a server-side caller sends with one turn (docs/api.md; docs/architecture.md "Knowledge"). Bytes are
 # checked before tokens, so no oversized text is ever tokenized; beyond either: 400.
 KNOWLEDGE_MAX_SNIPPETS = 20
 SNIPPET_SOURCE_MAX_CHARS = 256
@@ -148,7 +153,7 @@ class ModelRequest(BaseModel):
 
 
 class ContextReport(BaseModel):
-    """What a turn's request held (API.md ``context``)."""
+    """What a turn's request held (docs/api.md ``context``)."""
 
     budget_tokens: int
     request_tokens: int

