@@ -297,6 +297,13 @@ def test_the_order_rule_holds_when_the_hint_is_stale(settings):
         b.turns.record_exchange(USER, SESSION, ExchangeInput(visitor="v3", agent="a3", at="2024-03-01T00:00:00Z"))
     assert refused.value.code == "at_before_last_message"
     assert [t for _, _, t in transcript(a)] == ["v1", "a1", "v2", "a2"]
+    # Even a hint with the right count but an older last message: the commit's own condition refuses
+    state, _ = a.turns._store.get_state(USER, SESSION)  # noqa: SLF001
+    b.turns._hints.put(USER, SESSION, state.model_copy(update={"last_at": datetime(2024, 1, 1, tzinfo=UTC)}))  # noqa: SLF001
+    with pytest.raises(InvalidInputError) as refused:
+        b.turns.record_exchange(USER, SESSION, ExchangeInput(visitor="v3", agent="a3", at="2024-03-01T00:00:00Z"))
+    assert refused.value.code == "at_before_last_message"
+    assert [t for _, _, t in transcript(a)] == ["v1", "a1", "v2", "a2"]
 
 
 # --- ordering, races, call counts --------------------------------------------------------------------

@@ -109,7 +109,6 @@ class TurnInput(BaseModel):
 
 
 _KNOWLEDGE_DESCRIPTION = TurnInput.model_fields["knowledge"].description
-_TEXT = {"min_length": 1, "pattern": r"\S"}
 # An imported exchange's ``at`` may run ahead of this server's clock by this much (the caller's
 # clock drifts); it is then stored as now, so times never run ahead of the turns that follow.
 AT_CLOCK_SKEW = timedelta(seconds=60)
@@ -124,7 +123,7 @@ def _not_blank(value: str) -> str:
 class ContextInput(BaseModel):
     """The body of POST /v1/sessions/{sessionId}/context."""
 
-    message: str = Field(**_TEXT, description="What the visitor said, the message to answer (not blank).")  # type: ignore[arg-type]
+    message: str = Field(min_length=1, pattern=r"\S", description="What the visitor said, the message to answer (not blank).")
     knowledge: list[KnowledgeSnippet] = Field(default_factory=list, max_length=KNOWLEDGE_MAX_SNIPPETS,
                                               description=_KNOWLEDGE_DESCRIPTION)
 
@@ -141,8 +140,8 @@ class ExchangeInput(BaseModel):
     Only the two texts: tool calls, tool results and reasoning have no field (an unknown field is
     a 400), so they never reach convmem."""
 
-    visitor: str = Field(**_TEXT, description="What the visitor said (not blank).")  # type: ignore[arg-type]
-    agent: str = Field(**_TEXT, description="What the agent replied, as the visitor saw it (not blank).")  # type: ignore[arg-type]
+    visitor: str = Field(min_length=1, pattern=r"\S", description="What the visitor said (not blank).")
+    agent: str = Field(min_length=1, pattern=r"\S", description="What the agent replied, as the visitor saw it (not blank).")
     channel: str = Field("api", pattern=r"^[a-z0-9_-]{1,32}$", description="web, api, ...")
     client_turn_id: str | None = Field(None, alias="clientTurnId", pattern=r"^[A-Za-z0-9._:-]{1,128}$", description=(
         "Idempotency key: the same id sent again returns the first response and writes nothing more."))
