@@ -123,14 +123,16 @@ class InMemoryStore:
 
     def commit_turn(self, *, user_id: str, session_id: str, expected_count: int,
                     messages: tuple[StoredMessage, StoredMessage], now: datetime, client_turn_id: str | None = None,
-                    response_ciphertext: bytes | None = None, turn_slot: LimitSlot | None = None) -> None:
+                    response_ciphertext: bytes | None = None, turn_slot: LimitSlot | None = None,
+                    in_order: bool = False) -> None:
         self._check_ids(user_id, session_id)
         with self._lock:
             self._refuse_if_erasing(user_id, now)
             s = self.sessions.get((user_id, session_id))
             count = s.state.message_count if s else None
             if (expected_count == 0 and s is not None) or (expected_count and count != expected_count) \
-                    or (s and any(m.seq in s.messages for m in messages)):
+                    or (s and any(m.seq in s.messages for m in messages)) \
+                    or (s and in_order and messages[-1].at < (s.state.last_at or s.state.updated_at)):
                 raise ConcurrentUpdateError("The session changed while this turn ran.")
             if turn_slot is not None:
                 self._count(f"USER#{user_id}", turn_slot, now, "turns for this user")
@@ -140,7 +142,8 @@ class InMemoryStore:
                     created_at=now, updated_at=now))
                 self.markers.setdefault(user_id, {})[session_id] = now
             s.messages.update({m.seq: m for m in messages})
-            s.state = s.state.model_copy(update=dict(message_count=expected_count + len(messages), updated_at=now))
+            s.state = s.state.model_copy(update=dict(message_count=expected_count + len(messages), updated_at=now,
+                                                     last_at=messages[-1].at))
             if client_turn_id is not None:
                 self.claims[(user_id, session_id, client_turn_id)] = TurnClaim(
                     status="completed", lease_until=0, response_ciphertext=response_ciphertext or b"")

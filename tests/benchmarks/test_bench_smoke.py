@@ -115,3 +115,12 @@ def test_one_tick_gets_every_due_user_refreshed_through_the_queue(smoke):
     projection = fanout["projection_aws"]
     assert 0 < projection["at_p50_s"] <= projection["at_p95_s"] and projection["how"]
     assert "Profile refresh fan-out" in table
+
+
+def test_the_context_call_is_timed_beside_the_turn(smoke):
+    byo, table = smoke[0]["byo"], smoke[1]
+    rounds = byo["params"]["rounds"]
+    for key in ("turn_ms", "context_ms", "context_converse_ms", "exchange_ms"):
+        assert byo[key]["value"]["n"] == rounds and 0 < byo[key]["value"]["median"] <= byo[key]["value"]["p95"], key
+    assert byo["last_context"]["window_messages"] == 12  # timed on a session with a full window
+    assert "Bring your own model over HTTP" in table and "POST .../context" in table

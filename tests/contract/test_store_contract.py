@@ -264,3 +264,12 @@ def test_a_run_lease_has_one_holder_until_it_ends_or_is_released(store):
     assert store.acquire_lease("run", owner="b", now=NOW + timedelta(minutes=2), until=NOW + timedelta(minutes=3))
     store.release_lease("run", owner="b")
     assert store.acquire_lease("run", owner="a", now=NOW + timedelta(minutes=2), until=NOW + timedelta(minutes=3))
+
+
+def test_an_imported_turn_may_not_go_back_before_the_sessions_last_message(store):
+    commit(store, at=NOW)
+    assert store.get_state("alice", "s1")[0].last_at == NOW
+    with pytest.raises(ConcurrentUpdateError):
+        commit(store, expected=2, at=NOW - timedelta(minutes=1), in_order=True)
+    commit(store, expected=2, at=NOW + timedelta(minutes=1), in_order=True)
+    assert store.get_state("alice", "s1")[0].last_at == NOW + timedelta(minutes=1)

@@ -1,8 +1,9 @@
-"""A user's conversations: take a turn, list and read sessions, forget one."""
+"""A user's conversations: take a turn (or, for an agent with its own model, get its context and
+record its exchange), list and read sessions, forget one."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -11,7 +12,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from convmem import api_schemas as wire
 from convmem.http_errors import documented
 from convmem.observability import logger, metrics
-from convmem.service.turn import TurnInput
+from convmem.service.turn import ContextInput, ExchangeInput, TurnInput
 
 from routes.common import AUTH_ERRORS, CALLER, Id, caller, services
 
@@ -28,6 +29,29 @@ def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnRes
     metrics.add_metric(name="TurnsCommitted", unit=MetricUnit.Count, value=1)
     logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
     return wire.TurnResponse.model_validate(result.model_dump())
+
+
+@router.post("/v1/sessions/<sessionId>/context", security=CALLER,
+             responses=documented(200, "The request a turn would send: its layers, or Converse's system and messages",
+                                  *AUTH_ERRORS, 403, 404, 409, 413))
+def context(
+    sessionId: Id,  # noqa: N803
+    body: Annotated[ContextInput, Body()],
+    shape: Annotated[Literal["layers", "converse"], Query(alias="format")] = "layers",
+) -> wire.ContextLayers | wire.ConverseContext:
+    who = services(router).auth.identify(router.current_event.headers)
+    assembled = services(router).turns.context(who.user_id, sessionId, body, server_side=who.server_side)
+    return wire.ConverseContext.of(assembled) if shape == "converse" else wire.ContextLayers.of(assembled)
+
+
+@router.post("/v1/sessions/<sessionId>/exchanges", security=CALLER,
+             responses=documented(201, "Stored as the session's next two rows", *AUTH_ERRORS, 403, 404, 409, 413))
+def record_exchange(sessionId: Id, exchange: Annotated[ExchangeInput, Body()]) -> Response[wire.ExchangeResponse]:  # noqa: N803
+    who = services(router).auth.identify(router.current_event.headers)
+    result = services(router).turns.record_exchange(who.user_id, sessionId, exchange, server_side=who.server_side)
+    metrics.add_metric(name="ExchangesCommitted", unit=MetricUnit.Count, value=1)
+    logger.info("exchange committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
+    return Response(201, "application/json", wire.ExchangeResponse.of(result))
 
 
 @router.get("/v1/sessions", security=CALLER, responses={

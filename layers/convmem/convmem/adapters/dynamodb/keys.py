@@ -178,6 +178,8 @@ def to_state(item: dict[str, Any], user_id: str) -> tuple[SessionState, bytes | 
         facts_through=int(item.get("factsThrough", {"N": "0"})["N"]),
         created_at=parse_time(item["createdAt"]["S"]),
         updated_at=parse_time(item["updatedAt"]["S"]),
+        # A session last written before lastAt existed: its last message was said when it was updated.
+        last_at=parse_time(item.get("lastAt", item["updatedAt"])["S"]),
     )
     summary = item.get("summaryCt", {}).get("B")
     return state, (bytes(summary) if summary is not None else None)

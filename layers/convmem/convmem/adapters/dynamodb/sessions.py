@@ -157,6 +157,7 @@ class SessionsTable(Table):
         client_turn_id: str | None = None,
         response_ciphertext: bytes | None = None,
         turn_slot: LimitSlot | None = None,
+        in_order: bool = False,
     ) -> None:
         pk = session_pk(user_id, session_id)
         when = iso(now)
@@ -168,12 +169,14 @@ class SessionsTable(Table):
         else:
             condition = "messageCount = :expected"
             values = {":expected": {"N": str(expected_count)}}
+            if in_order:  # an imported time: not before the session's last message (as to_state reads it)
+                condition += " AND (lastAt <= :lastAt OR (attribute_not_exists(lastAt) AND updatedAt <= :lastAt))"
         state_update = {
             "Update": {
                 "TableName": self._table,
                 "Key": key(pk, STATE_SK),
                 "UpdateExpression": (
-                    "SET messageCount = :count, updatedAt = :now, sessionId = :sid, "
+                    "SET messageCount = :count, updatedAt = :now, lastAt = :lastAt, sessionId = :sid, "
                     "ownerKey = :ownerKey, createdAt = if_not_exists(createdAt, :now), "
                     "#cursor = if_not_exists(#cursor, :zero)"
                 ),
@@ -183,6 +186,7 @@ class SessionsTable(Table):
                     **values,
                     ":count": {"N": str(expected_count + len(messages))},
                     ":now": {"S": when},
+                    ":lastAt": {"S": iso(messages[-1].at)},
                     ":sid": {"S": session_id},
                     ":ownerKey": {"S": user_pk(user_id)},
                     ":zero": {"N": "0"},
