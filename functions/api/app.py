@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache, partial
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
@@ -26,7 +26,7 @@ from convmem.http_errors import (
     validation_error_response,
 )
 from convmem.observability import logger, metrics
-from convmem.service.turn import TurnInput
+from convmem.service.turn import ContextInput, ExchangeInput, TurnInput
 from convmem.settings import Settings
 
 # UTF-8 on the wire: Korean text is 3 bytes a character instead of a 6-byte \u escape.
@@ -94,6 +94,29 @@ def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnRes
     metrics.add_metric(name="TurnsCommitted", unit=MetricUnit.Count, value=1)
     logger.info("turn committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
     return wire.TurnResponse.model_validate(result.model_dump())
+
+
+@app.post("/v1/sessions/<sessionId>/context", security=CALLER,
+          responses=documented(200, "The request a turn would send: its layers, or Converse's system and messages",
+                               *AUTH_ERRORS, 403, 409, 413))
+def context(
+    sessionId: Id,  # noqa: N803
+    body: Annotated[ContextInput, Body()],
+    shape: Annotated[Literal["layers", "converse"], Query(alias="format")] = "layers",
+) -> wire.ContextLayers | wire.ConverseContext:
+    who = services().auth.identify(app.current_event.headers)
+    assembled = services().turns.context(who.user_id, sessionId, body, server_side=who.server_side)
+    return wire.ConverseContext.of(assembled) if shape == "converse" else wire.ContextLayers.of(assembled)
+
+
+@app.post("/v1/sessions/<sessionId>/exchanges", security=CALLER,
+          responses=documented(201, "Stored as the session's next two rows", *AUTH_ERRORS, 403, 409, 413))
+def record_exchange(sessionId: Id, exchange: Annotated[ExchangeInput, Body()]) -> Response[wire.ExchangeResponse]:  # noqa: N803
+    who = services().auth.identify(app.current_event.headers)
+    result = services().turns.record_exchange(who.user_id, sessionId, exchange, server_side=who.server_side)
+    metrics.add_metric(name="ExchangesCommitted", unit=MetricUnit.Count, value=1)
+    logger.info("exchange committed", extra={"session_id": sessionId, "visitor_seq": result.visitor_seq})
+    return Response(201, "application/json", wire.ExchangeResponse.of(result))
 
 
 @app.get("/v1/sessions", security=CALLER, responses={

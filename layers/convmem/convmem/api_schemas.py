@@ -6,14 +6,17 @@ The OpenAPI document is generated from these and the route signatures.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from convmem.domain.models import Fact, FactSource, Message, Role, SessionSummary
+from convmem.domain.context_assembly import render_blocks
+from convmem.domain.models import ExchangeResult, Fact, FactSource, Message, Role, SessionSummary
 from convmem.service.auth import IssuedToken
 from convmem.service.export import UserExport
 from convmem.service.sessions import SessionPage, SessionView, TranscriptPage
+from convmem.service.turn import AssembledContext
 
 
 def iso(at: datetime | None) -> str | None:
@@ -89,6 +92,91 @@ class TurnResponse(Wire):
     visitor_seq: int
     agent_seq: int
     context: ContextOut
+
+
+class FactLayer(Wire):
+    id: str
+    text: str
+
+
+class KnowledgeLayer(Wire):
+    source: str
+    text: str
+
+
+class HistoryMessage(Wire):
+    seq: int
+    role: Role
+    text: str
+
+
+class ContextLayers(Wire):
+    """``POST .../context``: the layers of the request a turn would send, fitted to the budget."""
+
+    system: str = Field(description="The system prompt.")
+    blocks: list[str] = Field(description=(
+        "The memory frame and the context blocks (profile, facts, summary, knowledge, overflow) exactly as a "
+        "turn sends them after the system prompt, every recorded text quoted as data: put these in your "
+        "system content rather than the raw layers below, so text a visitor wrote stays data."))
+    profile: str | None
+    facts: list[FactLayer] = Field(description="Recalled facts, most relevant first.")
+    summary: str | None = Field(description="The rolling summary, as stored ([m<first>-<last>] entries).")
+    overflow: str | None = Field(description="This request's compressed block of history that gave way.")
+    knowledge: list[KnowledgeLayer]
+    history: list[HistoryMessage] = Field(description="The verbatim messages, oldest first.")
+    current: str = Field(description="The message to answer.")
+    context: ContextOut
+
+    @classmethod
+    def of(cls, assembled: AssembledContext) -> ContextLayers:
+        r = assembled.request
+        return cls(
+            system=r.system, blocks=render_blocks(r), profile=r.profile,
+            facts=[FactLayer(id=i, text=t) for i, t in zip(assembled.report.fact_ids, r.facts, strict=True)],
+            summary=r.summary, overflow=r.overflow,
+            knowledge=[KnowledgeLayer(source=k.source, text=k.text) for k in r.knowledge],
+            history=[HistoryMessage(seq=m.seq or 0, role=m.role, text=m.text) for m in r.history],
+            current=r.current, context=ContextOut.model_validate(assembled.report.model_dump()),
+        )
+
+
+class ConverseText(Wire):
+    text: str
+
+
+class ConverseMessage(Wire):
+    role: Literal["user", "assistant"]
+    content: list[ConverseText]
+
+
+class ConverseContext(Wire):
+    """``POST .../context?format=converse``: Bedrock Converse's ``system`` and ``messages``, as a
+    turn sends them (pass both to ``converse``), and the context report."""
+
+    system: list[ConverseText]
+    messages: list[ConverseMessage]
+    context: ContextOut
+
+    @classmethod
+    def of(cls, assembled: AssembledContext) -> ConverseContext:
+        from convmem.adapters.bedrock_model import conversation  # the turn's own builder; imported when asked for
+
+        system, messages = conversation(assembled.request)
+        return cls(
+            system=[ConverseText(text=t) for t in system],
+            messages=[ConverseMessage.model_validate(m) for m in messages],
+            context=ContextOut.model_validate(assembled.report.model_dump()),
+        )
+
+
+class ExchangeResponse(Wire):
+    session_id: str
+    visitor_seq: int
+    agent_seq: int
+
+    @classmethod
+    def of(cls, result: ExchangeResult) -> ExchangeResponse:
+        return cls(session_id=result.session_id, visitor_seq=result.visitor_seq, agent_seq=result.agent_seq)
 
 
 class SessionItem(Wire):

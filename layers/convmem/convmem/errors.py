@@ -130,3 +130,10 @@ class OutOfTimeError(ConvmemError):
     record is reported as a batch item failure and comes back after the visibility timeout)."""
 
     code = "out_of_time"
+
+
+class ClientTurnIdUsedError(ConvmemError):
+    """The clientTurnId already named an exchange, whose record holds no reply a turn could
+    return (HTTP 409): the caller must use a new id."""
+
+    code = "client_turn_id_used"

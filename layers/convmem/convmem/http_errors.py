@@ -18,6 +18,7 @@ _STATUS: list[tuple[type[errors.ConvmemError], int]] = [
     (errors.NotFoundError, 404),
     (errors.TurnInProgressError, 409),
     (errors.ErasureInProgressError, 409),
+    (errors.ClientTurnIdUsedError, 409),
     (errors.MessageTooLargeError, 413),
     (errors.ReplyBlockedError, 422),
     (errors.ThrottledError, 429),
@@ -82,11 +83,14 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
 
 # What each error status means on this API (API.md), for the OpenAPI document.
 _WHEN = {
-    400: "Malformed JSON, a missing or wrong-typed field, an empty message, a bad id, or knowledge beyond its limits",
+    400: "Malformed JSON, a missing or wrong-typed field (or an unknown one, on context and exchanges), an empty message, a bad id, knowledge beyond its "
+         "limits, or an exchange's at in the future (at_in_future) or before the session's last message "
+         "(at_before_last_message)",
     401: "No, bad or expired credentials",
-    403: "The caller may not use this field or route (knowledge from a visitor token)",
+    403: "The caller may not use this field or route (knowledge, or an exchange, from a visitor token)",
     404: "A session or fact the caller does not own",
-    409: "The same clientTurnId is still in progress, or the caller's data is being erased",
+    409: "The same clientTurnId is still in progress (or named an exchange, when a turn reuses it), or the "
+         "caller's data is being erased",
     413: "The message alone exceeds the request budget or the byte limit (or the export one response)",
     422: "A content filter or guardrail blocked the reply (code reply_blocked); nothing was stored, and the "
          "same message will be blocked again",

@@ -105,9 +105,12 @@ class Store(Protocol):
         client_turn_id: str | None = None,
         response_ciphertext: bytes | None = None,
         turn_slot: LimitSlot | None = None,
+        in_order: bool = False,
     ) -> None:
         """Write both messages and the state update atomically, conditioned on ``expected_count``,
-        and count the turn in the user's ``turn_slot`` (when given) in the same transaction.
+        and count the turn in the user's ``turn_slot`` (when given) in the same transaction. The
+        state records the messages' ``at`` as the session's ``last_at``; ``in_order``: also
+        conditioned on that ``at`` not preceding the stored ``last_at`` (an imported exchange).
 
         Raises ConcurrentUpdateError when another turn got there first, RateLimitedError when
         the user's window or burst is full (nothing written).

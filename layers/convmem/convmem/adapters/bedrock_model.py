@@ -215,6 +215,31 @@ def _json_object(text: str) -> Any:
     return json.loads(match.group(0))
 
 
+def conversation(request: ModelRequest) -> tuple[list[str], list[dict[str, Any]]]:
+    """The Converse ``system`` texts and ``messages`` for an assembled request, in request order.
+
+    The one request builder: a turn sends exactly this, and ``POST .../context?format=converse``
+    returns it to callers who run the model themselves. The system prompt first, then the memory
+    frame and the context blocks (every recorded text quoted: data, never instructions); the
+    verbatim history as alternating user/assistant messages (a message a visitor wrote stays in a
+    user message, never in the system content); the current message last."""
+    system = [request.system, *render_blocks(request)]
+    messages: list[dict[str, Any]] = []
+    for m in request.history:
+        role = "user" if m.role == "visitor" else "assistant"
+        if messages and messages[-1]["role"] == role:  # Converse wants turns to alternate
+            messages[-1]["content"].append({"text": m.text})
+        else:
+            messages.append({"role": role, "content": [{"text": m.text}]})
+    if messages and messages[0]["role"] == "assistant":
+        messages.insert(0, {"role": "user", "content": [{"text": CONTINUE_NOTE}]})
+    if messages and messages[-1]["role"] == "user":
+        messages[-1]["content"].append({"text": request.current})
+    else:
+        messages.append({"role": "user", "content": [{"text": request.current}]})
+    return system, messages
+
+
 class BedrockModel:
     def __init__(
         self,
@@ -326,22 +351,8 @@ class BedrockModel:
 
     # --- the Model port -----------------------------------------------------------------------
     def conversation(self, request: ModelRequest) -> tuple[list[str], list[dict[str, Any]]]:
-        """The Converse ``system`` texts and ``messages`` for an assembled request, in request order."""
-        system = [request.system, *render_blocks(request)]
-        messages: list[dict[str, Any]] = []
-        for m in request.history:
-            role = "user" if m.role == "visitor" else "assistant"
-            if messages and messages[-1]["role"] == role:  # Converse wants turns to alternate
-                messages[-1]["content"].append({"text": m.text})
-            else:
-                messages.append({"role": role, "content": [{"text": m.text}]})
-        if messages and messages[0]["role"] == "assistant":
-            messages.insert(0, {"role": "user", "content": [{"text": CONTINUE_NOTE}]})
-        if messages and messages[-1]["role"] == "user":
-            messages[-1]["content"].append({"text": request.current})
-        else:
-            messages.append({"role": "user", "content": [{"text": request.current}]})
-        return system, messages
+        """The Converse ``system`` texts and ``messages`` for an assembled request (``conversation``)."""
+        return conversation(request)
 
     def reply(self, request: ModelRequest) -> ModelReply:
         s = self._s

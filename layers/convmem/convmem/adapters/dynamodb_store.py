@@ -277,6 +277,8 @@ def _to_state(item: dict[str, Any], user_id: str) -> tuple[SessionState, bytes |
         facts_through=int(item.get("factsThrough", {"N": "0"})["N"]),
         created_at=_parse(item["createdAt"]["S"]),
         updated_at=_parse(item["updatedAt"]["S"]),
+        # A session last written before lastAt existed: its last message was said when it was updated.
+        last_at=_parse(item.get("lastAt", item["updatedAt"])["S"]),
     )
     summary = item.get("summaryCt", {}).get("B")
     return state, (bytes(summary) if summary is not None else None)
@@ -472,6 +474,7 @@ class DynamoDBStore:
         client_turn_id: str | None = None,
         response_ciphertext: bytes | None = None,
         turn_slot: LimitSlot | None = None,
+        in_order: bool = False,
     ) -> None:
         pk = _session_pk(user_id, session_id)
         when = _iso(now)
@@ -499,12 +502,14 @@ class DynamoDBStore:
         else:
             condition = "messageCount = :expected"
             values = {":expected": {"N": str(expected_count)}}
+            if in_order:  # an imported time: not before the session's last message (as _to_state reads it)
+                condition += " AND (lastAt <= :lastAt OR (attribute_not_exists(lastAt) AND updatedAt <= :lastAt))"
         state_update = {
             "Update": {
                 "TableName": self._table,
                 "Key": {"PK": {"S": pk}, "SK": {"S": STATE_SK}},
                 "UpdateExpression": (
-                    "SET messageCount = :count, updatedAt = :now, sessionId = :sid, "
+                    "SET messageCount = :count, updatedAt = :now, lastAt = :lastAt, sessionId = :sid, "
                     "ownerKey = :ownerKey, createdAt = if_not_exists(createdAt, :now), "
                     "#cursor = if_not_exists(#cursor, :zero)"
                 ),
@@ -514,6 +519,7 @@ class DynamoDBStore:
                     **values,
                     ":count": {"N": str(expected_count + len(messages))},
                     ":now": {"S": when},
+                    ":lastAt": {"S": _iso(messages[-1].at)},
                     ":sid": {"S": session_id},
                     ":ownerKey": {"S": _user_pk(user_id)},
                     ":zero": {"N": "0"},

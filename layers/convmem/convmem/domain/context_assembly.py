@@ -286,7 +286,7 @@ def assemble(
     request = ModelRequest(
         system=layers.system, profile=profile, facts=[t for _, t in facts], summary=summary,
         knowledge=knowledge, overflow=overflow.text(cut, level) if cut else None,
-        history=[ContextMessage(role=m.role, text=m.text) for m in history[cut:]], current=layers.current,
+        history=[ContextMessage(role=m.role, text=m.text, seq=m.seq) for m in history[cut:]], current=layers.current,
     )
     recent_kept = min(len(recent), len(history) - cut)
     report = ContextReport(

@@ -57,6 +57,8 @@ class SessionState(BaseModel):
     """Highest seq the facts consumer has examined (its own cursor; a lost job is caught up)."""
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    last_at: datetime | None = None
+    """When the newest message was said (its ``at``); an imported exchange may not precede it."""
 
     @classmethod
     def new(cls, session_id: str, owner: str) -> SessionState:
@@ -129,6 +131,8 @@ class ContextMessage(BaseModel):
 
     role: Role
     text: str
+    seq: int | None = None
+    """The message's seq in its session (None for a message not stored, e.g. in a test)."""
 
 
 class ModelRequest(BaseModel):
@@ -248,6 +252,14 @@ class TurnResult(BaseModel):
     visitor_seq: int
     agent_seq: int
     context: ContextReport
+
+
+class ExchangeResult(BaseModel):
+    """Where one exchange (a visitor message and the agent's reply) was stored."""
+
+    session_id: str
+    visitor_seq: int
+    agent_seq: int
 
 
 class SessionSummary(BaseModel):
