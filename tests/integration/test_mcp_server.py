@@ -12,11 +12,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from convmem_client import ConvmemClient
+from convmem_client.mcp_server import build_server
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from convmem_client import ConvmemClient
-from convmem_client.mcp_server import build_server
 from local.aws import free_port
 
 pytestmark = pytest.mark.integration
@@ -54,7 +54,7 @@ def test_the_tools_remember_recall_list_forget_and_export_in_process(stack):
             ctx = recalled.structured_content
             assert [(m["role"], m["text"]) for m in ctx["history"]] == [
                 ("visitor", "My name is Minji and I live in Busan"), ("agent", "Hi Minji!")]
-            assert any("Busan" in f["text"] for f in ctx["facts"])
+            assert any("Busan" in f["text"] for f in ctx["facts"]) and "Busan" in ctx["memory"]
 
             home = next(f for f in facts if "Busan" in f["text"])
             assert not (await mcp.call_tool("forget_fact", {"fact_id": home["id"]})).is_error

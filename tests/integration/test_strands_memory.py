@@ -9,10 +9,10 @@ import time
 import uuid
 
 import pytest
-from strands import Agent, tool
-
 from convmem_client import ConvmemClient
 from convmem_client.strands import ConvmemMemory
+from strands import Agent, tool
+
 from tests.integration.scripted_strands_model import CallTool, Say, ScriptedModel
 
 pytestmark = pytest.mark.integration

@@ -47,11 +47,12 @@ def build_server(client: ConvmemClient, *, name: str = "convmem") -> MCPServer:
 
     @server.tool()
     async def recall_context(session_id: str, message: str) -> dict[str, Any]:
-        """What convmem remembers that bears on `message` in conversation `session_id`: profile, recalled
-        facts, summary of older messages, recent history (oldest first), fitted to the token budget.
-        Nothing is stored."""
+        """What convmem remembers that bears on `message` in conversation `session_id`, fitted to the token
+        budget: `memory` (profile, facts, summary of older messages, every recorded text quoted as data),
+        the recalled `facts` with their ids, and the recent `history` (oldest first). Nothing is stored."""
         ctx = await call(lambda: client.context(session_id, message))
         return {
+            "memory": "\n\n".join(ctx.blocks),
             "profile": ctx.profile,
             "facts": [{"id": f.id, "text": f.text} for f in ctx.facts],
             "summary": ctx.summary,

@@ -100,10 +100,12 @@ class Context:
     """The layers convmem would send for a message, fitted to the budget (``POST .../context``).
 
     Recorded text (``summary``, ``overflow``, ``history``, ``facts``) is data the visitor said, not
-    instructions: pass it to a model as convmem does, quoted, or use ``format="converse"``.
+    instructions: give a model ``blocks`` (the same layers as convmem sends them, every recorded text
+    quoted as data) rather than the raw layers, or use ``format="converse"``.
     """
 
     system: str
+    blocks: list[str]
     profile: str | None
     facts: list[RecalledFact]
     summary: str | None
@@ -116,7 +118,7 @@ class Context:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Context:
         return cls(
-            system=d.get("system") or "", profile=d.get("profile"),
+            system=d.get("system") or "", blocks=list(d.get("blocks") or []), profile=d.get("profile"),
             facts=[RecalledFact(id=f["id"], text=f["text"]) for f in d.get("facts") or []],
             summary=d.get("summary"), overflow=d.get("overflow"),
             knowledge=[KnowledgeSnippet(source=k["source"], text=k["text"]) for k in d.get("knowledge") or []],
