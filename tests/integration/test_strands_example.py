@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.scripted_strands_model import Say, ScriptedModel
+from tests.scripted_strands_model import Say, ScriptedModel
 
 pytestmark = pytest.mark.integration
 

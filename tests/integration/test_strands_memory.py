@@ -13,7 +13,7 @@ from convmem_client import ConvmemClient
 from convmem_client.strands import ConvmemMemory
 from strands import Agent, tool
 
-from tests.integration.scripted_strands_model import CallTool, Say, ScriptedModel
+from tests.scripted_strands_model import CallTool, Say, ScriptedModel
 
 pytestmark = pytest.mark.integration
 
