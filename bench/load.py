@@ -54,7 +54,8 @@ STACKS = {
 }
 
 
-def start_stack(module: str = "local.run") -> LocalStack:
+def start_stack(module: str = "local.run", env_extra: dict[str, str] | None = None) -> LocalStack:
+    """``env_extra``: more of the stack's environment (``CONVMEM_TURN_LIMIT=0``...)."""
     import requests
 
     from bench.common import ROOT
@@ -66,7 +67,7 @@ def start_stack(module: str = "local.run") -> LocalStack:
     key = secrets.token_urlsafe(24)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "CONVMEM_", "POWERTOOLS_"))}
     env.update({"PORT": str(port), "CONVMEM_AWS_PORT": str(aws_port), "CONVMEM_API_KEY": key,
-                "CONVMEM_MODEL_PROVIDER": "local", "PYTHONUNBUFFERED": "1"})
+                "CONVMEM_MODEL_PROVIDER": "local", "PYTHONUNBUFFERED": "1", **(env_extra or {})})
     fd, log_name = tempfile.mkstemp(prefix="convmem-bench-stack-", suffix=".log")
     with os.fdopen(fd, "wb") as log:  # a file, not a pipe: nobody reads a pipe during the run
         proc = subprocess.Popen([sys.executable, "-m", module], cwd=ROOT, env=env,

@@ -41,6 +41,8 @@ A stored fact containing one attributes the other party's things to the visitor.
     .venv/bin/python -m bench.recall                          # the project's set (+ LoCoMo if present)
     .venv/bin/python -m bench.recall --conversations FILE ... --budget 300 1000
     .venv/bin/python -m bench.recall --quick                  # two sessions of each project conversation
+    .venv/bin/python -m bench.recall --via http               # the same replay over HTTP on a local stack:
+                                                              # exchanges and context (HttpStack)
 """
 
 from __future__ import annotations
@@ -248,6 +250,26 @@ class Stack:
     model: ScriptedModel
     clock: ReplayClock
     window: int
+    via = "in-process"
+
+    def replay(self, conv: Conversation, user: str, max_sessions: int | None) -> dict[str, Any]:
+        return replay(self, conv, user, max_sessions)
+
+    def ask(self, user: str, session_id: str, question: str, at: datetime) -> Any:
+        """The model request of ``question`` as the first turn of a new session at ``at``."""
+        from convmem.service.turn import TurnInput
+
+        self.clock.at = at
+        self.model.next_reply = QUESTION_REPLY
+        self.api.turns.take_turn(user, session_id, TurnInput(message=question))
+        return self.model.last_request
+
+    def stored_facts(self, user: str) -> list[tuple[str, str]]:
+        """(statement, what else names it) of every stored fact."""
+        return [(f.statement, f.value) for f in self.api.facts.list_facts(user)]
+
+    def profile_text(self, user: str) -> str | None:
+        return self.api.profile.get_profile(user)[0]
 
 
 def build_stack() -> Stack:
@@ -279,6 +301,100 @@ def build_stack() -> Stack:
         profile=build_profile(settings("ProfileFunction"), model=model, clock=clock),
         model=model, clock=clock, window=api_settings.window_messages,
     )
+
+
+class HttpStack:
+    """The same replay through the HTTP API of a local stack (``python -m local.run`` on free
+    ports, as ``make run`` starts it), as a caller that runs its own model would do it: each
+    recorded turn is ``POST .../exchanges`` with its real time as ``at`` (the visitor's words and
+    the other party's as the agent's), each question ``POST .../context`` in a new session (nothing
+    written). The stack's own pollers run the fold and facts jobs; the replay waits for the queues
+    to be empty after each exchange, so each job sees what the in-process replay's sees. After each
+    session the profile tick runs as ``make invoke FUNCTION=profile`` runs it on a running stack, and
+    the stack's refresh function refreshes. Facts and the profile are read back over HTTP."""
+
+    via = "http"
+    DRAIN_TIMEOUT_S = 60.0
+
+    def __init__(self) -> None:
+        import boto3
+        import requests
+
+        from bench.load import start_stack
+
+        # No per-user limit (a replay is far faster than people), and no profile tick of its own.
+        self.local = start_stack("local.run", {"CONVMEM_TURN_LIMIT": "0", "CONVMEM_PROFILE_INTERVAL_S": "86400"})
+        self.http = requests.Session()
+        self.sqs = boto3.client("sqs", endpoint_url=self.local.aws_url, region_name="us-east-1",
+                                aws_access_key_id="local", aws_secret_access_key="local")
+        self.queues = [u for u in self.sqs.list_queues().get("QueueUrls", []) if "DeadLetter" not in u]
+
+    def close(self) -> None:
+        from bench.load import stop_stack
+
+        stop_stack(self.local)
+
+    def _call(self, method: str, user: str, path: str, body: Any = None, expect: int = 200) -> Any:
+        import json
+
+        r = self.http.request(method, f"{self.local.url}{path}", headers=self.local.headers(user),
+                              data=None if body is None else json.dumps(body), timeout=60)
+        if r.status_code != expect:
+            raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
+        return r.json()
+
+    def _drain(self) -> None:
+        """Until every queue (fold, facts, profile) is empty and nothing is in flight."""
+        deadline = time.monotonic() + self.DRAIN_TIMEOUT_S
+        names = ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"]
+        while any(int(v) for url in self.queues
+                  for v in self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)["Attributes"].values()):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the local stack's queues were not empty after {self.DRAIN_TIMEOUT_S} s")
+            time.sleep(0.02)
+
+    def _profile_tick(self) -> None:
+        import subprocess
+
+        # The stack's AWS and the template's environment only: nothing of this process's own.
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "CONVMEM_", "POWERTOOLS_"))}
+        env["CONVMEM_AWS_PORT"] = self.local.aws_url.rsplit(":", 1)[1]
+        done = subprocess.run([sys.executable, "-m", "local.invoke", "ProfileFunction", "events/profile_schedule.json"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"profile tick failed: {done.stderr[-1000:]}")
+        self._drain()
+
+    def replay(self, conv: Conversation, user: str, max_sessions: int | None) -> dict[str, Any]:
+        turns = 0
+        for session in conv.sessions[:max_sessions]:
+            sid = f"{user}-s{session.number}"
+            for i, turn in enumerate(session.turns):
+                at = (session.at + timedelta(minutes=i)).isoformat().replace("+00:00", "Z")
+                self._call("POST", user, f"/v1/sessions/{sid}/exchanges", {"visitor": turn.visitor, "agent": turn.reply,
+                                                                          "at": at}, expect=201)
+                self._drain()
+                turns += 1
+            self._profile_tick()
+        return {"turns": turns, "facts_job_ms_median": None}  # the stack's pollers ran the jobs: not timed here
+
+    def ask(self, user: str, session_id: str, question: str, at: datetime) -> Any:
+        """The request ``POST .../context`` returns for ``question`` in a new session (``at``: now)."""
+        from convmem.domain.models import ContextMessage, KnowledgeSnippet, ModelRequest
+
+        c = self._call("POST", user, f"/v1/sessions/{session_id}/context", {"message": question})
+        return ModelRequest(
+            system=c["system"], profile=c["profile"], facts=[f["text"] for f in c["facts"]], summary=c["summary"],
+            knowledge=[KnowledgeSnippet(**k) for k in c["knowledge"]], overflow=c["overflow"],
+            history=[ContextMessage(**m) for m in c["history"]], current=c["current"],
+        )
+
+    def stored_facts(self, user: str) -> list[tuple[str, str]]:
+        """(text, key) of every fact: the API shows no value; the key names what it is about."""
+        return [(f["text"], f["key"]) for f in self._call("GET", user, "/v1/me/facts")["facts"]]
+
+    def profile_text(self, user: str) -> str | None:
+        return self._call("GET", user, "/v1/me/profile")["profile"]
 
 
 # --- replay and questions ------------------------------------------------------------------------
@@ -337,12 +453,11 @@ def bm25_context(question: str, documents: list[str], doc_tokens: list[int], bud
 
 def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sessions: int | None) -> dict[str, Any]:
     from convmem.domain.tokens import count_tokens
-    from convmem.service.turn import TurnInput
 
     user = "recall-" + re.sub(r"[^A-Za-z0-9._-]", "-", conv.name)[:60]
     questions, skipped = selected(conv, max_sessions)
     start = time.perf_counter()
-    replayed = replay(stack, conv, user, max_sessions)
+    replayed = stack.replay(conv, user, max_sessions)
     replay_s = time.perf_counter() - start
     sessions = conv.sessions[:max_sessions]
 
@@ -358,12 +473,9 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
     fixed = {"window": (Request(window_text), count_tokens(window_text)),
              "whole": (Request(whole_text), count_tokens(whole_text))}
 
-    stack.clock.at = last.at + timedelta(days=1)
-    stack.model.next_reply = QUESTION_REPLY
     per_q = []
     for n, q in enumerate(questions):
-        stack.api.turns.take_turn(user, f"{user}-q{n}", TurnInput(message=q.question))
-        req = stack.model.last_request
+        req = stack.ask(user, f"{user}-q{n}", q.question, last.at + timedelta(days=1))
         context, memory_tokens = request_context(req)
         texts: dict[str, tuple[Request, int]] = {"convmem": (Request(context), memory_tokens), **fixed}
         for b in budgets:
@@ -378,8 +490,8 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
             row[name] = {"present": resolved or found.has_answer(q.answer), "resolved": resolved, "tokens": tokens}
         per_q.append(row)
 
-    facts = stack.api.facts.list_facts(user)
-    profile_text, _ = stack.api.profile.get_profile(user)
+    facts = stack.stored_facts(user)
+    profile_text = stack.profile_text(user)
     wrong = attributed_to_visitor(facts, conv.other_party_terms)
     return {
         "name": conv.name, "source": conv.source, "language": conv.language,
@@ -411,15 +523,15 @@ def _request_tokens(request: Any) -> int:
     return request_tokens(request)
 
 
-def attributed_to_visitor(facts: list[Any], terms: list[str]) -> list[str]:
-    """Statements of stored facts that name one of the other party's things."""
+def attributed_to_visitor(facts: list[tuple[str, str]], terms: list[str]) -> list[str]:
+    """Statements of stored facts (statement, what else names it) that name one of the other party's things."""
     from bench.recall_match import normalise
 
     out = []
-    for f in facts:
-        said = Request(f"{f.statement} {getattr(f, 'value', '')}")
+    for statement, also in facts:
+        said = Request(f"{statement} {also}")
         if any(re.search(rf"(?<!\w){re.escape(normalise(t))}(?!\w)", said.text) for t in terms):
-            out.append(f.statement)
+            out.append(statement)
     return out
 
 
@@ -453,10 +565,12 @@ def default_files() -> list[tuple[Path, str]]:
 
 
 def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...] | list[int] = DEFAULT_BUDGETS,
-        quick: bool = False, per_question: bool = False) -> dict[str, Any]:
+        quick: bool = False, per_question: bool = False, via: str = "in-process") -> dict[str, Any]:
     """Replay every conversation, ask its questions, and measure. ``quick``: the project's set
     only, two sessions of each (the smoke run); ``per_question``: keep every question's row
-    (what each system found; the standalone run's --out), not only the aggregates."""
+    (what each system found; the standalone run's --out), not only the aggregates. ``via``:
+    ``in-process`` (the services on in-process moto, turns) or ``http`` (a local stack, exchanges
+    and context over HTTP: HttpStack)."""
     os.environ.update({"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_DEFAULT_REGION": "us-east-1"})
     os.environ.pop("AWS_ENDPOINT_URL", None)
     os.environ["POWERTOOLS_LOG_LEVEL"] = "WARNING"  # per-turn log lines are not the result
@@ -472,13 +586,22 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
     patch_moto()  # as the local stack: a Query costs its partition, not the whole table
     start = time.perf_counter()
     results = []
-    for path, source in files:
-        if source == "locomo":
-            print(f"[recall] {LOCOMO_ATTRIBUTION}", file=sys.stderr)
-        for conv in load_conversations(path, source):
-            print(f"[recall] {conv.name} ({path.name}): {len(conv.sessions)} sessions ...", file=sys.stderr, flush=True)
-            with mock_aws():  # a fresh account each: no conversation pays for another's items
-                results.append(measure(conv, build_stack(), budgets, max_sessions))
+    http = HttpStack() if via == "http" else None  # one stack: each conversation is its own user
+    try:
+        for path, source in files:
+            if source == "locomo":
+                print(f"[recall] {LOCOMO_ATTRIBUTION}", file=sys.stderr)
+            for conv in load_conversations(path, source):
+                print(f"[recall] {conv.name} ({path.name}): {len(conv.sessions)} sessions via {via} ...",
+                      file=sys.stderr, flush=True)
+                if http is not None:
+                    results.append(measure(conv, http, budgets, max_sessions))
+                    continue
+                with mock_aws():  # a fresh account each: no conversation pays for another's items
+                    results.append(measure(conv, build_stack(), budgets, max_sessions))
+    finally:
+        if http is not None:
+            http.close()
     sets = {}
     for label, chosen in (("project, English", [r for r in results if r["source"] == "project" and r["language"] == "en"]),
                           ("project, Korean", [r for r in results if r["source"] == "project" and r["language"] == "ko"]),
@@ -491,10 +614,15 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
     if not per_question:
         for r in results:
             del r["per_question"]
+    how = ("LoCoMo-format conversations replayed through the services of convmem/composition.py on in-process "
+           "moto with the local model (turns); questions asked in new sessions"
+           if via != "http" else
+           "LoCoMo-format conversations replayed over HTTP on a local stack (python -m local.run): each recorded turn "
+           "POST .../exchanges with its time as at, the stack's pollers running the jobs (queues drained after each), "
+           "the profile tick after each session; each question POST .../context in a new session")
     return {
-        "how": "bench/recall.py: LoCoMo-format conversations replayed through the services of convmem/composition.py "
-               "on in-process moto with the local model; questions asked in new sessions; judge-free matcher "
-               "(bench/recall_match.py)",
+        "how": f"bench/recall.py: {how}; judge-free matcher (bench/recall_match.py)",
+        "via": via,
         "budgets": list(budgets), "quick": quick,
         "attribution": LOCOMO_ATTRIBUTION if any(s == "locomo" for _, s in files) else None,
         "seconds": round(time.perf_counter() - start, 1),
@@ -527,7 +655,7 @@ def goals(sets: dict[str, Any]) -> list[dict[str, Any]]:
 
 def table(r: dict[str, Any]) -> list[str]:
     """Section 7 of the bench table."""
-    lines = [f"\n7. Recall in a new session (answer in the request, judge-free; {r['seconds']} s)"]
+    lines = [f"\n7. Recall in a new session (answer in the request, judge-free; {r.get('via', 'in-process')}; {r['seconds']} s)"]
     if r.get("attribution"):
         lines.append(f"  {r['attribution']}")
     for label, s in r["sets"].items():
@@ -571,8 +699,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="token budgets of the BM25 baseline (default 300 1000)")
     parser.add_argument("--quick", action="store_true", help="two sessions of each project conversation")
     parser.add_argument("--out", help="write the result as JSON, with every question's row")
+    parser.add_argument("--via", choices=("in-process", "http"), default="in-process",
+                        help="in-process: the services on in-process moto (turns); http: a local stack over HTTP "
+                             "(exchanges with their recorded times, then context for each question)")
     args = parser.parse_args(argv)
-    result = run(args.conversations, tuple(args.budget), args.quick, per_question=bool(args.out))
+    result = run(args.conversations, tuple(args.budget), args.quick, per_question=bool(args.out), via=args.via)
     if args.out:
         emit(result, args.out)
     print("\n".join(table(result)))

@@ -14,6 +14,7 @@ after the other, so no section's work competes with another's timing:
   recall       7    LoCoMo-format conversations replayed, their questions asked in a new session: is the
                     answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
   knowledge         the largest legal turn body: parse, limits, assembly; memory after 100 (bench/knowledge_assembly.py)
+  byo               bring your own model: POST .../context and .../exchanges beside .../turns over HTTP (bench/byo.py)
   profile_fanout    5,000 due users: the tick, then the refresh function at its MaximumConcurrency until all are
                     refreshed; the projected time on AWS at the template's bounds (bench/profile_fanout.py)
 
@@ -54,6 +55,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
                        {"sizes": [100, 300], "jobs": 4, "repeats": 3}),
     "recall": ("bench.recall", {}, {"quick": True}),
     "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
+    "byo": ("bench.byo", {"rounds": 100, "history": 40}, {"rounds": 3, "history": 14}),
     "profile_fanout": ("bench.profile_fanout", {"users": 400, "turns": 1}, {"users": 24, "turns": 1}),
 }
 
@@ -142,6 +144,11 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     if k:
         add("issue 15.2 largest legal body, p95 CPU ms (parse + limits + assembly)", k["worst_cpu_ms_p95"])
         add(f"issue 15.2 RSS gained after {2 * k['bodies_per_shape']} largest bodies (MB)", k["rss_gained_mb"])
+    b = r.get("byo")
+    if b:
+        add("issue 17 context median / p95 ms beside the turn's (local stack, HTTP)",
+            {"goal": "reported", "met": True, "value": f"context {b['context_ms']['value']['median']} / "
+             f"{b['context_ms']['value']['p95']}, turn {b['turn_ms']['value']['median']} / {b['turn_ms']['value']['p95']}"})
     pf = r.get("profile_fanout")
     if pf:
         add(f"issue 15.6 {pf['users']:,} due users all refreshed after one tick (s, local stack)", pf["all_refreshed_s"])
@@ -300,6 +307,20 @@ def table(r: dict[str, Any]) -> str:
                              f"{name.replace('_', ' ')} {v['cpu_ms']['median']} / {v['cpu_ms']['p95']} (wall {v['wall_ms']['median']})"
                              for name, v in k.items() if isinstance(v, dict) and "cpu_ms" in v)
                          + f"; RSS gained after {2 * k['bodies_per_shape']}: {k['rss_gained_mb']['value']} MB")
+    b = r.get("byo")
+    if b:
+        lines.append(f"\nBring your own model over HTTP on the local stack ({b['params']['rounds']} rounds on a session of "
+                     f"{b['params']['history']} turns, one request at a time)")
+        rows = [["call", "median ms", "p95 ms"]]
+        for name, key in (("POST .../turns (local model)", "turn_ms"), ("POST .../context", "context_ms"),
+                          ("POST .../context?format=converse", "context_converse_ms"), ("POST .../exchanges", "exchange_ms"),
+                          ("context + exchange", "context_plus_exchange_ms")):
+            rows.append([name, b[key]["value"]["median"], b[key]["value"]["p95"]])
+        lines += _rows(rows)
+        lc = b["last_context"]
+        lines.append(f"  last context: {lc['request_tokens']} tokens, {lc['window_messages']} window + {lc['pending_messages']} "
+                     f"pending messages, summary {lc['summary_tokens']} tokens; {lc['context_bytes']:,} B as layers, "
+                     f"{lc['converse_bytes']:,} B as Converse")
     pf = r.get("profile_fanout")
     if pf:
         t, pr = pf["template"], pf["projection_aws"]

@@ -98,7 +98,7 @@ def take_turn(sessionId: Id, turn: Annotated[TurnInput, Body()]) -> wire.TurnRes
 
 @app.post("/v1/sessions/<sessionId>/context", security=CALLER,
           responses=documented(200, "The request a turn would send: its layers, or Converse's system and messages",
-                               *AUTH_ERRORS, 403, 409, 413))
+                               *AUTH_ERRORS, 403, 404, 409, 413))
 def context(
     sessionId: Id,  # noqa: N803
     body: Annotated[ContextInput, Body()],
@@ -110,7 +110,7 @@ def context(
 
 
 @app.post("/v1/sessions/<sessionId>/exchanges", security=CALLER,
-          responses=documented(201, "Stored as the session's next two rows", *AUTH_ERRORS, 403, 409, 413))
+          responses=documented(201, "Stored as the session's next two rows", *AUTH_ERRORS, 403, 404, 409, 413))
 def record_exchange(sessionId: Id, exchange: Annotated[ExchangeInput, Body()]) -> Response[wire.ExchangeResponse]:  # noqa: N803
     who = services().auth.identify(app.current_event.headers)
     result = services().turns.record_exchange(who.user_id, sessionId, exchange, server_side=who.server_side)

@@ -213,6 +213,7 @@ def test_a_turn_may_not_reuse_an_exchanges_client_turn_id(handler, aws):
     ({"visitor": "hi", "agent": "ok", "channel": "Web Chat"}, 400, "invalid_request"),
     ({"visitor": "hi", "agent": "ok", "clientTurnId": "no spaces"}, 400, "invalid_request"),
     ({"visitor": "hi", "agent": "ok", "at": "yesterday"}, 400, "invalid_request"),
+    ({"visitor": "hi", "agent": "ok", "at": 1710322200}, 400, "invalid_request"),  # text, not Unix time
     ({"visitor": "hi", "agent": "ok", "at": "2024-03-12T10:00:00"}, 400, "invalid_request"),  # no offset: ambiguous
     ({"visitor": "hi", "agent": "ok", "at": "2999-01-01T00:00:00Z"}, 400, "at_in_future"),
     ({"visitor": "x" * 100_001, "agent": "ok"}, 413, "message_too_large"),
@@ -353,3 +354,30 @@ def test_context_and_exchange_cost_one_query_one_batch_get_and_one_transaction_w
     # The exchange commits on the state its context read: no read of its own, no KMS call
     assert dict(counter.calls) == {"dynamodb.TransactWriteItems": 1, "sqs.SendMessage": 1}
     assert stored.visitor_seq == assembled.state.message_count + 1 == 5
+
+
+# --- limits per caller ---------------------------------------------------------------------------------
+def test_context_checks_the_users_turn_limit_and_exchanges_count_in_it(aws, monkeypatch):
+    from tests.functional.test_limits import LIMITS, T0, Api
+
+    api = Api(aws, monkeypatch, LIMITS)  # 3 turns a user a minute
+
+    def send(route: str, body: dict, session: str = "s-1") -> tuple[int, dict, dict | None]:
+        headers = [("x-api-key", API_KEY), ("x-user-id", "alice"), ("content-type", "application/json")]
+        return api(to_event("POST", f"/v1/sessions/{session}/{route}", headers, json.dumps(body).encode(), "127.0.0.1"))
+
+    # Contexts write nothing and are not counted...
+    assert [send("context", {"message": f"question {i}"})[0] for i in range(6)] == [200] * 6
+    # ...exchanges are, as turns are (a turn and two exchanges spend alice's three)
+    assert api.turn("alice", "s-0")[0] == 200
+    first = send("exchanges", {"visitor": "hi", "agent": "hello", "clientTurnId": "e-1"})
+    assert first[0] == 201 and send("exchanges", {"visitor": "more", "agent": "sure"})[0] == 201
+    before = scan_all(aws[1])
+    api.clock.t = T0 + 17.2
+    for route, body in (("context", {"message": "one more?"}), ("exchanges", {"visitor": "one more", "agent": "no"})):
+        status, headers, answer = send(route, body)
+        assert (status, answer["error"]["code"], headers["retry-after"]) == (429, "rate_limited", "43"), route
+    assert scan_all(aws[1]) == before
+    # A retried exchange is answered again, not counted
+    assert send("exchanges", {"visitor": "hi", "agent": "hello", "clientTurnId": "e-1"})[2] == first[2]
+    assert api.model.replies == 1  # only the turn asked the model

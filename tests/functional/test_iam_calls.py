@@ -13,14 +13,16 @@ import fnmatch
 import re
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import boto3
 import pytest
 from convmem.adapters.local_model import LocalModel
 from convmem.composition import build_api, build_erase, build_facts, build_fold, build_profile
+from convmem.errors import InvalidInputError
 from convmem.ports import FactsJob
-from convmem.service.turn import TurnInput
+from convmem.service.turn import ContextInput, ExchangeInput, TurnInput
 
 from tests.unit.test_template_policies import RESOURCES, refs, statements
 
@@ -99,6 +101,14 @@ def api_work(settings, clients: dict[str, Any]) -> None:
     for text in ("Hello, I'm Jo Park and I live in Busan.", "My dog Bori turned three yesterday."):
         services.turns.take_turn(USER, SESSION, TurnInput(message=text, clientTurnId=f"c-{len(text)}"))
     services.turns.take_turn(USER, "s-other", TurnInput(message="Another conversation"))
+    # Bring your own model: a context, and exchanges (new session, idempotent, imported, a stale hint)
+    services.turns.context(USER, SESSION, ContextInput(message="What did I tell you?"))
+    services.turns.record_exchange(USER, "s-byo", ExchangeInput(visitor="Hi", agent="Hello", clientTurnId="x-1"))
+    services.turns.record_exchange(USER, "s-byo", ExchangeInput(visitor="Hi", agent="Hello", clientTurnId="x-1"))
+    cold = build_api(settings, clients=clients).turns  # another instance: it reads the session's state first
+    cold.record_exchange(USER, SESSION, ExchangeInput(visitor="Imported", agent="Yes", at=datetime.now(UTC)))
+    with pytest.raises(InvalidInputError):  # before the session's last message: refused, nothing written
+        services.turns.record_exchange(USER, SESSION, ExchangeInput(visitor="Earlier", agent="No", at="2020-01-01T00:00:00Z"))
     services.sessions.list_sessions(USER)
     services.sessions.transcript(USER, SESSION)
     services.facts.list_facts(USER)

@@ -88,7 +88,7 @@ _WHEN = {
          "(at_before_last_message)",
     401: "No, bad or expired credentials",
     403: "The caller may not use this field or route (knowledge, or an exchange, from a visitor token)",
-    404: "A session or fact the caller does not own",
+    404: "A session or fact the caller does not own, or a path no route has",
     409: "The same clientTurnId is still in progress (or named an exchange, when a turn reuses it), or the "
          "caller's data is being erased",
     413: "The message alone exceeds the request budget or the byte limit (or the export one response)",

@@ -155,6 +155,14 @@ class ExchangeInput(BaseModel):
 
     _texts_not_blank = field_validator("visitor", "agent")(_not_blank)
 
+    @field_validator("at", mode="before")
+    @classmethod
+    def _iso_text(cls, value: object) -> object:
+        # pydantic would take a number as Unix time; the contract (and the schema) says ISO 8601 text.
+        if isinstance(value, int | float):
+            raise ValueError("at must be ISO 8601 text with an offset, e.g. 2024-03-13T09:30:00Z")
+        return value
+
 
 @dataclass(frozen=True)
 class AssembledContext:
