@@ -66,3 +66,13 @@ def test_an_answer_is_stored_once_as_the_visible_text():
     agent("hi")
     assert [(e["visitor"], e["agent"]) for e in fake.exchanges] == [("hi", "Hello there.")]
     assert fake.exchanges[0]["clientTurnId"]
+
+
+def test_an_image_beside_the_text_reaches_the_model_and_only_the_text_is_stored():
+    fake = FakeConvmem()
+    agent, model = agent_with(fake, lambda _m: Say("A cat."))
+    image = {"image": {"format": "png", "source": {"bytes": b"\x89PNG"}}}
+    agent([{"text": "what is this?"}, image])
+    sent = model.requests[0].messages[-1]["content"]
+    assert sent[0] == {"text": "what is this?"} and sent[1]["image"]["format"] == "png"
+    assert [(e["visitor"], e["agent"]) for e in fake.exchanges] == [("what is this?", "A cat.")]

@@ -62,9 +62,10 @@ class ConvmemMemory(HookProvider):
         registry.add_callback(AfterInvocationEvent, self.after_invocation)
 
     def before_invocation(self, event: BeforeInvocationEvent) -> None:
-        visitor_text = _visitor_text(event.messages)
-        if visitor_text is None:
+        prompt = _visitor_prompt(event.messages)
+        if prompt is None:
             return  # a resumed invocation (tool results, interrupt answers): keep this message's context
+        visitor_text, attachments = prompt
         context = self.client.context(self.session_id, visitor_text, knowledge=self.knowledge, format="converse")
         agent = event.agent
         if self._pending is None:
@@ -73,11 +74,13 @@ class ConvmemMemory(HookProvider):
         agent.system_prompt = [*own, *context.system]
         messages = copy.deepcopy(context.messages)
         # convmem's last message is the visitor's current one (merged with a trailing visitor
-        # message of the history, so roles alternate as Converse requires): it replaces the prompt.
+        # message of the history, so roles alternate as Converse requires): it replaces the prompt,
+        # keeping what convmem does not store (an image, a document) beside the text.
         current = messages.pop() if messages and messages[-1].get("role") == "user" else None
         agent.messages.clear()
         agent.messages.extend(messages)
         if current is not None:
+            current["content"] = [*current.get("content", []), *attachments]
             event.messages = [current]
         self._pending = (visitor_text, uuid.uuid4().hex)
 
@@ -102,15 +105,19 @@ class ConvmemMemory(HookProvider):
                              client_turn_id=client_turn_id)
 
 
-def _visitor_text(messages: Any) -> str | None:
-    """The visitor's words when the invocation's input is one user message of text only."""
+def _visitor_prompt(messages: Any) -> tuple[str, list[Any]] | None:
+    """The visitor's words, and any other blocks (images, documents: not stored), when the
+    invocation's input is one new user message with text; None for a resumed invocation."""
     if not messages or len(messages) != 1 or messages[0].get("role") != "user":
         return None
     blocks = messages[0].get("content") or []
-    if not blocks or any(set(b) != {"text"} for b in blocks):
+    if any("toolResult" in b or "interruptResponse" in b for b in blocks):
         return None
-    text = "\n".join(b["text"] for b in blocks)
-    return text if text.strip() else None
+    text = "\n".join(b["text"] for b in blocks if "text" in b)
+    if not text.strip():
+        logger.warning("convmem: a message without text gets no memory and is not stored")
+        return None
+    return text, [b for b in blocks if "text" not in b]
 
 
 def _text(message: Any) -> str:
