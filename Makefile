@@ -11,7 +11,7 @@ SAM_VALIDATE := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam validate --lint --templa
 
 .PHONY: run test e2e lint typecheck docs clean bench invoke sam-venv sam-validate
 
-$(STAMP): requirements-dev.txt layers/convmem/requirements.txt constraints.txt
+$(STAMP): requirements-dev.txt requirements-clients.txt clients/python/pyproject.toml layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
 	touch $(STAMP)
