@@ -28,6 +28,7 @@ from convmem.http_errors import (
 from convmem.observability import logger, metrics
 from convmem.service.turn import TurnInput
 from convmem.settings import Settings
+from convmem.snapstart import prime_at_init, warm_route
 
 # UTF-8 on the wire: Korean text is 3 bytes a character instead of a 6-byte \u escape.
 app = APIGatewayHttpResolver(
@@ -214,3 +215,7 @@ def _plain_error(status: int, code: str, message: str) -> dict[str, Any]:
         "body": json.dumps({"error": {"code": code, "message": message}}),
         "isBase64Encoded": False,
     }
+
+
+# A SnapStart snapshot's init builds the services and warms every lazy path; on-demand inits stay lazy.
+prime_at_init(services, warm_route(app, "POST", "/v1/sessions/priming/turns", '{"message": "priming"}'))
