@@ -14,6 +14,8 @@ after the other, so no section's work competes with another's timing:
   recall       7    LoCoMo-format conversations replayed, their questions asked in a new session: is the
                     answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
   knowledge         the largest legal turn body: parse, limits, assembly; memory after 100 (bench/knowledge_assembly.py)
+  cost              the bill: USD per 1,000 turns at list prices for 20 / 200 / 1,000-turn conversations, model
+                    tokens apart, beside Bedrock AgentCore Memory's price for the same workload (bench/cost.py)
   profile_fanout    5,000 due users: the tick, then the refresh function at its MaximumConcurrency until all are
                     refreshed; the projected time on AWS at the template's bounds (bench/profile_fanout.py)
 
@@ -55,6 +57,8 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "recall": ("bench.recall", {}, {"quick": True}),
     "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
     "profile_fanout": ("bench.profile_fanout", {"users": 400, "turns": 1}, {"users": 24, "turns": 1}),
+    "cost": ("bench.cost", {"turns": 1000, "conversations": [20, 200, 1000], "profile_every": 20},
+             {"turns": 22, "conversations": [5, 10, 22], "profile_every": 10}),
 }
 
 
@@ -145,6 +149,10 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     if k:
         add("issue 15.2 largest legal body, p95 CPU ms (parse + limits + assembly)", k["worst_cpu_ms_p95"])
         add(f"issue 15.2 RSS gained after {2 * k['bodies_per_shape']} largest bodies (MB)", k["rss_gained_mb"])
+    co = r.get("cost")
+    if co:
+        add("issue 19.4 AgentCore Memory's price / our infrastructure's, per 1,000 turns (least of the lengths)",
+            co["agentcore_over_infrastructure"])
     pf = r.get("profile_fanout")
     if pf:
         add(f"issue 15.6 {pf['users']:,} due users all refreshed after one tick (s, local stack)", pf["all_refreshed_s"])
@@ -321,6 +329,11 @@ def table(r: dict[str, Any]) -> str:
                         [pf["tick_s"]["value"], pf["all_refreshed_s"]["value"], pf["left_due"], pf["dead_lettered"],
                          pf["local_job_ms"]["mean"], pr["at_p50_s"], pr["at_p95_s"], pr["users_per_hour_at_p50"]]])
         lines.append("  AWS: " + pr["how"])
+    co = r.get("cost")
+    if co:
+        from bench.cost import table as cost_table
+
+        lines += cost_table(co)
     rc = r.get("recall")
     if rc:
         from bench.recall import table as recall_table
