@@ -7,6 +7,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.composition import build_facts
@@ -36,6 +37,7 @@ def handle(record: SQSRecord) -> None:
     job = FactsJob(user_id=body["userId"], session_id=body["sessionId"], visitor_seq=int(body["visitorSeq"]))
     outcome = service().process(job)
     logger.info("facts", extra={"user_id": job.user_id, "candidates": outcome.candidates, "actions": list(outcome.actions)})
+    metrics.add_metric(name="FactsLearnt", unit=MetricUnit.Count, value=outcome.learnt)
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from convmem.composition import build_fold
@@ -50,6 +51,7 @@ def handle(record: SQSRecord, targets: dict[tuple[str, str], int]) -> None:
     through = targets.get((job["userId"], job["sessionId"]), int(job["throughSeq"]))
     outcome = service().fold(job["sessionId"], job["userId"], through)
     logger.info("fold", extra={"session_id": outcome.session_id, "cursor": outcome.cursor_after, "folded": outcome.folded})
+    metrics.add_metric(name="MessagesFolded", unit=MetricUnit.Count, value=outcome.folded)
 
 
 @logger.inject_lambda_context(log_event=False)
