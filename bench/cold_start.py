@@ -11,6 +11,12 @@ that state facts), so every first call does the real work of its function:
 One more process per function runs under ``python -X importtime`` and names the heaviest imports,
 split into those of the import and those the first call makes (lazy imports).
 
+SnapStart (``snapstart``): for each function the template runs with SnapStart (the API), REPS more
+fresh processes whose init primes as a snapshot's does (``CONVMEM_PRIME_AT_INIT=1``, what
+``AWS_LAMBDA_INITIALIZATION_TYPE=snap-start`` does on Lambda), then run the after-restore hook,
+then serve their first and second call: init + priming (absorbed by the snapshot) and the first
+turn after it (what a restored instance pays) are measured apart.
+
     .venv/bin/python -m bench.cold_start [REPS] [--out FILE]
 
 The child side (``--child``) imports only the standard library before it starts its clock.

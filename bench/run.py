@@ -4,7 +4,8 @@ Each section runs in a fresh process (its imports, caches and environment are it
 after the other, so no section's work competes with another's timing:
 
   growth       1-3  one session to 1,000 turns: flat cost, fold tokens, turn time vs the floor
-  cold_start   4    fresh processes: import and first call of the api, fold and facts functions
+  cold_start   4    fresh processes: import and first call of the api, fold and facts functions; the API
+                    primed as a SnapStart snapshot's init: init + priming, restore hook, first turn after it
   encryption   5    per-message encrypt / decrypt time and ciphertext overhead
   load         6    20 concurrent HTTP clients x 25 turns on the local stack (as shipped and serialised)
   moto              why 1-3 run on bench/moto_server.py: stock moto's DynamoDB cost grows with the table
