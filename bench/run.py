@@ -59,7 +59,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
     "profile_fanout": ("bench.profile_fanout", {"users": 400, "turns": 1}, {"users": 24, "turns": 1}),
     "cost": ("bench.cost", {"turns": 1000, "conversations": [20, 200, 1000], "profile_every": 20},
-             {"turns": 22, "conversations": [5, 10, 22], "profile_every": 10}),
+             {"turns": 12, "conversations": [5, 12], "profile_every": 6}),
 }
 
 
