@@ -30,6 +30,8 @@ instance renews what must not be shared between instances or carried across time
   texts and keyring caches (a new keyring, so a new cache);
 - clocks: nothing holds a time taken at init (the clock adapter and the deadline read the time
   at each call; caches keyed on ``time.monotonic`` are the ones emptied above).
+Credentials need nothing: Lambda gives a SnapStart function's init container credentials (not
+the environment's keys), which botocore refreshes by itself after a restore.
 """
 
 from __future__ import annotations
