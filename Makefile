@@ -9,7 +9,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 # The real SAM translator plus cfn-lint, offline (cfn-lint alone misses SAM errors).
 SAM_VALIDATE := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam validate --lint --template template.yaml --region us-east-1
 
-.PHONY: run test e2e lint typecheck docs clean bench invoke sam-venv sam-validate
+.PHONY: run test e2e lint typecheck docs clean bench invoke sam-venv sam-validate build-check
 
 $(STAMP): requirements-dev.txt requirements-clients.txt clients/python/pyproject.toml layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,12 @@ invoke: $(STAMP)
 	@if [ -z "$(FUNCTION)" ] || [ -z "$(EVENT)" ]; then \
 	  echo "usage: make invoke FUNCTION=<logical id or folder> EVENT=events/<file>.json [ARGS=...]" >&2; exit 2; fi
 	@$(PY) -m local.invoke "$(FUNCTION)" "$(EVENT)" $(ARGS)
+
+## make build-check: the shared layer built as Lambda runs it (pip for CPython 3.12 on manylinux aarch64, binary
+## wheels only, into build/layer): wheel tags, ELF headers of the native modules, every requirement met, the
+## unzipped size; then `sam build` where a python3.12 or Docker exists (local/build_check.py, docs/deploy.md)
+build-check: $(STAMP) $(SAM_STAMP)
+	$(PY) -m local.build_check --sam
 
 ## make sam-validate: `sam validate --lint` over template.yaml (creates .venv-sam/ on first use)
 sam-validate: $(SAM_STAMP)

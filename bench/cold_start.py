@@ -11,6 +11,12 @@ that state facts), so every first call does the real work of its function:
 One more process per function runs under ``python -X importtime`` and names the heaviest imports,
 split into those of the import and those the first call makes (lazy imports).
 
+SnapStart (``snapstart``): for each function the template runs with SnapStart (the API), REPS more
+fresh processes whose init primes as a snapshot's does (``CONVMEM_PRIME_AT_INIT=1``, what
+``AWS_LAMBDA_INITIALIZATION_TYPE=snap-start`` does on Lambda), then run the after-restore hook,
+then serve their first and second call: init + priming (absorbed by the snapshot) and the first
+turn after it (what a restored instance pays) are measured apart.
+
     .venv/bin/python -m bench.cold_start [REPS] [--out FILE]
 
 The child side (``--child``) imports only the standard library before it starts its clock.
@@ -52,6 +58,13 @@ def child(spec_path: str) -> None:
     imported = time.perf_counter()
     handler = getattr(module, spec["handler"])
     modules_after_import = len(sys.modules)
+    restore_ms = None
+    if spec.get("restore"):  # what SnapStart's after-restore hook does on a restored instance
+        from convmem.snapstart import renew
+
+        t0 = time.perf_counter()
+        renew()
+        restore_ms = (time.perf_counter() - t0) * 1000
     sys.stderr.write(MARK + "\n")
     sys.stderr.flush()
     calls = []
@@ -61,7 +74,7 @@ def child(spec_path: str) -> None:
         calls.append({"ms": (time.perf_counter() - t0) * 1000, "result": _brief(out)})
     with open(spec["result"], "w") as f:
         json.dump({
-            "import_ms": (imported - start) * 1000, "calls": calls,
+            "import_ms": (imported - start) * 1000, "calls": calls, "restore_ms": restore_ms,
             "modules_after_import": modules_after_import, "modules_after_calls": len(sys.modules),
         }, f)
 
@@ -129,7 +142,8 @@ def _root():
 FUNCTIONS = {"api": "ApiFunction", "fold": "FoldFunction", "facts": "FactsFunction"}
 
 
-def _spawn(aws: object, name: str, events: list[dict], tmp: str, importtime: bool = False) -> tuple[dict, str, float]:
+def _spawn(aws: object, name: str, events: list[dict], tmp: str, importtime: bool = False,
+           primed: bool = False) -> tuple[dict, str, float]:
     import subprocess
 
     from bench.common import LAYER, ROOT
@@ -142,10 +156,12 @@ def _spawn(aws: object, name: str, events: list[dict], tmp: str, importtime: boo
     with open(spec_path, "w") as f:
         json.dump({"code_dir": str(code_dir), "layer": str(LAYER), "module": module, "handler": func,
                    "function": FUNCTIONS[name], "timeout_s": function_limits(aws.template, FUNCTIONS[name])[1],
-                   "events": events, "result": result_path}, f)
+                   "events": events, "result": result_path, "restore": primed}, f)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CONVMEM_", "POWERTOOLS_", "AWS_", "PYTHONPATH"))}
     env.update(aws.function_env(FUNCTIONS[name]))
     env["CONVMEM_MODEL_PROVIDER"] = "local"
+    if primed:  # init as a SnapStart snapshot's (convmem/snapstart.py): priming lands in init
+        env["CONVMEM_PRIME_AT_INIT"] = "1"
     args = [sys.executable, *(["-X", "importtime"] if importtime else []), "-m", "bench.cold_start", "--child", spec_path]
     start = time.perf_counter()
     proc = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -184,7 +200,8 @@ def run(reps: int = 5, importtime: bool = True) -> dict:
     from bench.common import embedded_aws, fig, summary_ms
 
     with embedded_aws() as aws, tempfile.TemporaryDirectory(prefix="convmem-cold-") as tmp:
-        events = _prepare(aws, reps + int(importtime))  # the last set for the -X importtime process
+        # Sets 0..reps-1: plain inits; reps..2*reps-1: SnapStart inits (api); the last: -X importtime.
+        events = _prepare(aws, 2 * reps + int(importtime))
         out: dict = {"how": ("per function, REPS fresh `python -m bench.cold_start --child` processes with the function's "
                              "template environment against moto server: import_ms = importlib.import_module of app.py "
                              "with CodeUri and the layer on sys.path (Lambda's init, without the runtime's own start); "
@@ -204,7 +221,7 @@ def run(reps: int = 5, importtime: bool = True) -> dict:
             imports = [r["import_ms"] for r in results]
             first = [r["calls"][0]["ms"] for r in results]
             second = [r["calls"][1]["ms"] for r in results]
-            stderr = _spawn(aws, name, events[name][reps][:1], tmp, importtime=True)[1] if importtime else ""
+            stderr = _spawn(aws, name, events[name][2 * reps][:1], tmp, importtime=True)[1] if importtime else ""
             median_import = statistics.median(imports)
             out[name] = {
                 "import_ms": fig(round(median_import, 1), "ms", f"median of {reps} fresh processes", goal="< 1000",
@@ -216,7 +233,43 @@ def run(reps: int = 5, importtime: bool = True) -> dict:
                 "modules_after_first_call": results[0]["modules_after_calls"],
                 "heaviest_imports": _heaviest(stderr) if importtime else None,
             }
+        out["snapstart"] = _snapstart(aws, events, tmp, reps)
         return out
+
+
+SNAPSTART = ("api",)  # the functions template.yaml runs with SnapStart (the user-facing one)
+FIRST_TURN_GOAL_MS = 300
+
+
+def _snapstart(aws: object, events: dict, tmp: str, reps: int) -> dict:
+    """Each SnapStart function in REPS fresh processes whose init primes (as a snapshot's does),
+    then runs the after-restore hook, then serves its first and second call."""
+    import statistics
+
+    from bench.common import fig
+
+    out: dict = {"how": ("fresh processes with CONVMEM_PRIME_AT_INIT=1 (what AWS_LAMBDA_INITIALIZATION_TYPE=snap-start "
+                         "does): init_and_priming_ms = import of app.py, which builds the services and primes them "
+                         "(absorbed by the snapshot: paid once per published version); restore_hook_ms = "
+                         "convmem.snapstart.renew() as the after-restore hook runs it; first_call_ms = the first call "
+                         "after it, what a restored instance still pays (its AWS calls: the secret, the user's branch "
+                         "key from the key store and KMS, the turn's reads and writes)")}
+    for name in SNAPSTART:
+        runs = [_spawn(aws, name, events[name][reps + rep], tmp, primed=True)[0] for rep in range(reps)]
+        for r in runs:
+            if any(call["result"].get("statusCode") != 200 for call in r["calls"]):
+                raise RuntimeError(f"{name} (primed): call failed: {[c['result'] for c in r['calls']]}")
+        init = [r["import_ms"] for r in runs]
+        first = [r["calls"][0]["ms"] for r in runs]
+        median_first = statistics.median(first)
+        out[name] = {
+            "init_and_priming_ms": fig(round(statistics.median(init), 1), "ms", f"median of {reps}", all=[round(x, 1) for x in init]),
+            "restore_hook_ms": fig(round(statistics.median(r["restore_ms"] for r in runs), 2), "ms", f"median of {reps}"),
+            "first_call_ms": fig(round(median_first, 1), "ms", f"median of {reps}", goal=f"< {FIRST_TURN_GOAL_MS}",
+                                 met=median_first < FIRST_TURN_GOAL_MS, all=[round(x, 1) for x in first]),
+            "second_call_ms": fig(round(statistics.median(r["calls"][1]["ms"] for r in runs), 1), "ms", f"median of {reps}"),
+        }
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:

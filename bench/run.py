@@ -4,7 +4,8 @@ Each section runs in a fresh process (its imports, caches and environment are it
 after the other, so no section's work competes with another's timing:
 
   growth       1-3  one session to 1,000 turns: flat cost, fold tokens, turn time vs the floor
-  cold_start   4    fresh processes: import and first call of the api, fold and facts functions
+  cold_start   4    fresh processes: import and first call of the api, fold and facts functions; the API
+                    primed as a SnapStart snapshot's init: init + priming, restore hook, first turn after it
   encryption   5    per-message encrypt / decrypt time and ciphertext overhead
   load         6    20 concurrent HTTP clients x 25 turns on the local stack as `make run` starts it
   moto              why 1-3 run on the patched moto of local/moto_server.py: stock moto's DynamoDB cost grows with the table
@@ -15,6 +16,8 @@ after the other, so no section's work competes with another's timing:
                     answer in the request, against window / BM25 / whole-history baselines (bench/recall.py)
   knowledge         the largest legal turn body: parse, limits, assembly; memory after 100 (bench/knowledge_assembly.py)
   byo               bring your own model: POST .../context and .../exchanges beside .../turns over HTTP (bench/byo.py)
+  cost              the bill: USD per 1,000 turns at list prices for 20 / 200 / 1,000-turn conversations, model
+                    tokens apart, beside Bedrock AgentCore Memory's price for the same workload (bench/cost.py)
   profile_fanout    5,000 due users: the tick, then the refresh function at its MaximumConcurrency until all are
                     refreshed; the projected time on AWS at the template's bounds (bench/profile_fanout.py)
 
@@ -56,6 +59,8 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "knowledge": ("bench.knowledge_assembly", {"bodies": 100}, {"bodies": 5}),
     "byo": ("bench.byo", {"rounds": 100, "history": 40}, {"rounds": 3, "history": 14}),
     "profile_fanout": ("bench.profile_fanout", {"users": 400, "turns": 1}, {"users": 24, "turns": 1}),
+    "cost": ("bench.cost", {"turns": 1000, "conversations": [20, 200, 1000], "profile_every": 20},
+             {"turns": 12, "conversations": [5, 12], "profile_every": 6}),
 }
 
 
@@ -115,6 +120,9 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     if c:
         for fn in ("api", "fold", "facts"):
             add(f"4. import of functions/{fn}/app.py (ms)", c[fn]["import_ms"])
+        for fn, x in (c.get("snapstart") or {}).items():
+            if isinstance(x, dict) and "first_call_ms" in x:
+                add(f"issue 19.3 {fn}: first turn after init + priming (ms)", x["first_call_ms"])
     e = r.get("encryption")
     if e:
         add("5. AWS calls of warm encrypt / decrypt", e["aws_calls_warm"])
@@ -148,6 +156,10 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
         add("issue 17 context median / p95 ms beside the turn's (local stack, HTTP)",
             {"goal": "reported", "met": True, "value": f"context {b['context_ms']['value']['median']} / "
              f"{b['context_ms']['value']['p95']}, turn {b['turn_ms']['value']['median']} / {b['turn_ms']['value']['p95']}"})
+    co = r.get("cost")
+    if co:
+        add("issue 19.4 AgentCore Memory's price / our infrastructure's, per 1,000 turns (least of the lengths)",
+            co["agentcore_over_infrastructure"])
     pf = r.get("profile_fanout")
     if pf:
         add(f"issue 15.6 {pf['users']:,} due users all refreshed after one tick (s, local stack)", pf["all_refreshed_s"])
@@ -233,6 +245,14 @@ def table(r: dict[str, Any]) -> str:
             rows.append([fn, x["import_ms"]["value"], x["first_call_ms"]["value"], x["second_call_ms"]["value"],
                          x["process_ms"]["median"], "met" if x["import_ms"]["met"] else "MISSED"])
         lines += _rows(rows)
+        snap = c.get("snapstart") or {}
+        rows = [["SnapStart (primed init)", "init + priming ms", "restore hook ms", "first call ms", "second call ms"]]
+        rows += [[fn, x["init_and_priming_ms"]["value"], x["restore_hook_ms"]["value"], x["first_call_ms"]["value"],
+                  x["second_call_ms"]["value"]] for fn, x in snap.items() if isinstance(x, dict)]
+        if len(rows) > 1:
+            lines += _rows(rows)
+            lines.append("  init + priming is absorbed by the snapshot (once per published version); a restored "
+                         "instance pays the restore hook and the first call")
         heavy = c["api"].get("heaviest_imports")
         if heavy:
             lines.append("  api first call's heaviest lazy imports: " + ", ".join(
@@ -330,6 +350,11 @@ def table(r: dict[str, Any]) -> str:
                         [pf["tick_s"]["value"], pf["all_refreshed_s"]["value"], pf["left_due"], pf["dead_lettered"],
                          pf["local_job_ms"]["mean"], pr["at_p50_s"], pr["at_p95_s"], pr["users_per_hour_at_p50"]]])
         lines.append("  AWS: " + pr["how"])
+    co = r.get("cost")
+    if co:
+        from bench.cost import table as cost_table
+
+        lines += cost_table(co)
     rc = r.get("recall")
     if rc:
         from bench.recall import table as recall_table

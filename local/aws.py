@@ -12,13 +12,13 @@ from typing import Any
 
 from local.template import REGION, Resolver, TemplateError, env_overrides
 
-# Resource types that run in-process (functions, API) or have no local effect (alarms).
+# Resource types that run in-process (functions, API) or have no local effect (alarms, dashboard, logs).
 IN_PROCESS = {
     "AWS::Serverless::Function",
     "AWS::Serverless::LayerVersion",
     "AWS::Serverless::HttpApi",
 }
-NO_LOCAL_EFFECT = {"AWS::CloudWatch::Alarm"}
+NO_LOCAL_EFFECT = {"AWS::CloudWatch::Alarm", "AWS::CloudWatch::Dashboard", "AWS::Logs::LogGroup"}
 _SQS_ATTRIBUTES = ("FifoQueue", "VisibilityTimeout", "MessageRetentionPeriod", "ContentBasedDeduplication",
                    "DelaySeconds", "ReceiveMessageWaitTimeSeconds", "RedrivePolicy")
 

@@ -13,6 +13,7 @@ from convmem.composition import ApiServices, build_api
 from convmem.http_errors import openapi_without_422, read_json_body
 from convmem.observability import logger, metrics
 from convmem.settings import Settings
+from convmem.snapstart import prime_at_init, warm_route
 from routes import access, edges, me, sessions
 from routes.common import SECURITY_SCHEMES
 
@@ -38,8 +39,16 @@ def openapi() -> dict[str, Any]:
     return openapi_without_422(json.loads(doc))
 
 
+def resolve(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    app.append_context(services=services)  # called by the first route that needs them
+    return edges.resolve(app, event, context)
+
+
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    app.append_context(services=services)  # called by the first route that needs them
-    return edges.resolve(app, event, context)
+    return resolve(event, context)
+
+
+# A SnapStart snapshot's init builds the services and warms every lazy path; on-demand inits stay lazy.
+prime_at_init(services, warm_route(resolve, "POST", "/v1/sessions/priming/turns", '{"message": "priming"}'))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
@@ -35,6 +36,7 @@ def handle(record: SQSRecord) -> None:
     job = decode_facts(record.body)
     outcome = service().process(job)
     logger.info("facts", extra={"user_id": job.user_id, "candidates": outcome.candidates, "actions": list(outcome.actions)})
+    metrics.add_metric(name="FactsLearnt", unit=MetricUnit.Count, value=outcome.learnt)
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
@@ -51,6 +52,7 @@ def handle(record: SQSRecord, targets: dict[tuple[str, str], int]) -> None:
     through = targets.get((job.user_id, job.session_id), job.through_seq)
     outcome = service().fold(job.session_id, job.user_id, through)
     logger.info("fold", extra={"session_id": outcome.session_id, "cursor": outcome.cursor_after, "folded": outcome.folded})
+    metrics.add_metric(name="MessagesFolded", unit=MetricUnit.Count, value=outcome.folded)
 
 
 @logger.inject_lambda_context(log_event=False)

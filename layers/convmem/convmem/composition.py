@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,6 +26,24 @@ from convmem.service.turn import TurnService
 from convmem.settings import Settings
 
 T = TypeVar("T", FoldService, FactsService)  # the consumers _consumer wires
+
+# Everything the builds below made that holds connections, caches or key material: what
+# convmem/snapstart.py primes at init and renews after a snapshot restore. Weak, so the many
+# services tests build are not kept alive.
+_LIVE: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def live() -> list[Any]:
+    """The clients, ciphers and secret readers built in this process that are still in use."""
+    return list(_LIVE)
+
+
+Tracked = TypeVar("Tracked")
+
+
+def _track(obj: Tracked) -> Tracked:
+    _LIVE.add(obj)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -56,7 +75,7 @@ def build_model(settings: Settings, clients: dict[str, Any] | None = None, *, wi
 
             # One attempt per call: BedrockModel retries throttling itself, within the turn's deadline.
             config = Config(retries={"total_max_attempts": 1}, read_timeout=settings.model_timeout_s, connect_timeout=5)
-            clients[name] = boto3.client(name, region_name=settings.bedrock_region or None, config=config)
+            clients[name] = _track(boto3.client(name, region_name=settings.bedrock_region or None, config=config))
         return clients[name]
 
     tools = build_tools(settings, bedrock_client) if with_tools else ToolRegistry()
@@ -78,7 +97,7 @@ def aws_client(name: str) -> Any:
 def _client(clients: dict[str, Any], name: str) -> Any:
     if name not in clients:
         clients[name] = aws_client(name)
-    return clients[name]
+    return _track(clients[name])
 
 
 def _store_and_cipher(settings: Settings, clients: dict[str, Any], clock: Clock) -> tuple[DynamoDBStore, HierarchicalCipher]:
@@ -87,7 +106,7 @@ def _store_and_cipher(settings: Settings, clients: dict[str, Any], clock: Clock)
         settings.table_name, ddb, window=settings.window_messages, due_shards=settings.profile_due_shards,
         facts_shards=settings.facts_shards,
     )
-    cipher = HierarchicalCipher(
+    cipher = _track(HierarchicalCipher(
         kms_key_arn=settings.kms_key_arn,
         key_store_table=settings.key_store_table_name,
         ddb_client=ddb,
@@ -95,7 +114,7 @@ def _store_and_cipher(settings: Settings, clients: dict[str, Any], clock: Clock)
         cache_ttl_seconds=settings.key_cache_ttl_seconds,
         # Never a new branch key for a user under erasure (the marker, read consistently).
         may_create_key=lambda user_id: not erasure_blocks(*store.get_erasure(user_id), clock.now()),
-    )
+    ))
     return store, cipher
 
 
@@ -112,7 +131,7 @@ def build_api(
     if settings.fold_queue_url or settings.facts_queue_url or settings.erase_queue_url:
         jobs = _jobs(settings, clients)
     model = model or build_model(settings, clients, with_tools=True)
-    secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
+    secrets = _track(SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds))
     return wire_api(settings, store=store, cipher=cipher, model=model, clock=clock, jobs=jobs, secrets=secrets)
 
 

@@ -167,6 +167,32 @@ class HierarchicalCipher:
         )
         return client, keyring, key_store, Algorithm.AES_256_GCM_HKDF_SHA512_COMMIT_KEY
 
+    # --- SnapStart (convmem/snapstart.py) -----------------------------------------------
+    def prime(self) -> None:
+        """Do at init what the first turn would otherwise pay: import the SDK and the MPL, build
+        the keyring, and run one encrypt / decrypt of the same suite under a throwaway raw AES
+        key (no AWS call, no user's key), so the SDK's lazy imports and code paths are loaded."""
+        import os
+
+        from aws_cryptographic_material_providers.mpl import AwsCryptographicMaterialProviders
+        from aws_cryptographic_material_providers.mpl.config import MaterialProvidersConfig
+        from aws_cryptographic_material_providers.mpl.models import AesWrappingAlg, CreateRawAesKeyringInput
+
+        client, _keyring, _store, algorithm = self._parts()
+        raw = AwsCryptographicMaterialProviders(config=MaterialProvidersConfig()).create_raw_aes_keyring(
+            input=CreateRawAesKeyringInput(key_namespace="convmem-prime", key_name="prime", wrapping_key=os.urandom(32),
+                                           wrapping_alg=AesWrappingAlg.ALG_AES256_GCM_IV12_TAG16))
+        context = encryption_context("prime", "prime", "prime", "prime")
+        ciphertext, _ = client.encrypt(source=b"prime", keyring=raw, encryption_context=context, algorithm=algorithm)
+        client.decrypt(source=ciphertext, keyring=raw, encryption_context=context)
+
+    def renew(self) -> None:
+        """After a snapshot restore: forget every cached text and branch key (a new keyring, so a
+        new cache; the imports stay loaded, so the rebuild costs milliseconds)."""
+        with self._lock:
+            self._texts.clear()
+            self._ready = self._build()
+
     # --- the port ----------------------------------------------------------------------
     def _text_key(self, ciphertext: bytes, context: dict[str, str]) -> tuple[bytes, tuple[str, ...]]:
         return hashlib.sha256(ciphertext).digest(), tuple(context[k] for k in sorted(context))

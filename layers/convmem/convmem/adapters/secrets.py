@@ -35,3 +35,9 @@ class SecretsManagerSecrets:
         with self._lock:
             self._cache[secret_id] = (now, value)
         return value
+
+    def clear(self) -> None:
+        """Forget every cached value (after a snapshot restore: secrets are read afresh, never
+        carried in a snapshot)."""
+        with self._lock:
+            self._cache.clear()

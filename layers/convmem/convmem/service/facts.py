@@ -64,6 +64,11 @@ class FactsOutcome:
     candidates: int
     actions: tuple[str, ...] = ()
 
+    @property
+    def learnt(self) -> int:
+        """Facts this job created or changed (the FactsLearnt metric of the dashboard)."""
+        return sum(1 for a in self.actions if a in ("created", "updated"))
+
 
 class FactsService:
     def __init__(
