@@ -36,7 +36,7 @@ def _metrics() -> list[list]:
 
 def _emitted() -> set[str]:
     """Metric names the handlers and the core pass to add_metric (literals, or each literal of a conditional)."""
-    code = "".join(p.read_text() for p in [*ROOT.glob("functions/*/app.py"), *ROOT.glob("layers/convmem/convmem/**/*.py")])
+    code = "".join(p.read_text() for p in [*ROOT.glob("functions/**/*.py"), *ROOT.glob("layers/convmem/convmem/**/*.py")])
     return {name for expr in re.findall(r"add_metric\(name=([^,]+),", code) for name in re.findall(r'"(\w+)"', expr)}
 
 
