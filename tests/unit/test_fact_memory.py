@@ -405,3 +405,43 @@ def test_recall_fills_its_budget_with_the_relevant_and_never_more(budget):
     used = sum(count_tokens(f"- {f.statement}") + 1 for f in chosen)
     assert used <= budget and used > budget * 0.8  # many harbour facts: the budget is used, not exceeded
     assert all("harbour" in f.statement for f in chosen)
+
+
+# --- what a sentence means with the one before it ----------------------------------------------
+def test_a_sentence_that_points_back_joins_what_it_speaks_of_even_when_it_speaks_of_them_too():
+    [fact] = told(extract("This necklace is special to me, a gift from my grandma. She gave it to me when I was "
+                          "little, and it stands for courage and patience.", WED))
+    assert "necklace" in fact.statement and "courage and patience" in fact.statement
+
+
+def test_a_sentence_too_thin_alone_is_completed_by_the_one_after_it():
+    [fact] = told(extract("I went to the zoo. It was packed with school groups and noisy penguins.", WED))
+    assert "zoo" in fact.statement and "noisy penguins" in fact.statement
+
+
+def test_a_reaction_after_a_dropped_sentence_does_not_join_an_older_fact():
+    found = told(extract("I found a flat with a balcony over the canal. Your cat is adorable. It was so cute.", WED))
+    assert all("cute" not in f.statement for f in found)
+
+
+def test_a_dated_visit_to_a_named_place_is_kept():
+    [fact] = told(extract("Oh, I've been to Lisbon yesterday!", WED))
+    assert "Lisbon on 12 March 2024" in fact.statement and fact.when == "2024-03-12"
+
+
+def test_a_place_someone_else_visited_is_not_theirs():
+    assert told(extract("Mina has been to Lisbon yesterday!", WED)) == []
+
+
+# --- recall by the kind of answer asked for ----------------------------------------------------
+def test_recall_meets_an_irregular_past_form():
+    facts = [_fact("note.quilt", "They made a patchwork quilt for the church fair (said 13 March 2024)"),
+             _fact("note.fair", "The church fair raffle raised money for the roof (said 13 March 2024)")]
+    assert recall(facts, "What did I make for the fair?", budget_tokens=300, max_facts=1)[0].key == "note.quilt"
+
+
+def test_a_question_about_how_long_favours_the_fact_that_holds_a_duration():
+    facts = [_fact("note.choir_a", "Their choir friends cheer them up after rehearsals (said 13 March 2024)"),
+             _fact("note.choir_b", "They've sung with these choir friends for six years (said 13 March 2024)")]
+    assert recall(facts, "How long have I known my choir friends?", budget_tokens=300, max_facts=1)[0].key == "note.choir_b"
+    assert recall(facts, "Who cheers me up after rehearsals?", budget_tokens=300, max_facts=1)[0].key == "note.choir_a"

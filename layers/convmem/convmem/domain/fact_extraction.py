@@ -145,7 +145,7 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|님은|님도|님의|님이)", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])|(?:나|난|전)(?=\s))")
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
 # that names no other party is the visitor's own, unless it is a reaction to what they were told
@@ -231,6 +231,12 @@ _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
                       r"everybody|so|and|but|then|plus|also|now|still|[가-힣])", re.IGNORECASE)
+# A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
+# I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
+# the previous fact, so the thing it names and what is said of it are recalled together.
+_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there)\b", re.IGNORECASE)
+# A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
+_NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
 _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
                      r"so so|just|very)\s+", re.IGNORECASE)
@@ -324,20 +330,23 @@ def _topic(words: list[str]) -> str:
 def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
-    so powerful.") joins it; a question or a clause about the other party breaks the thread."""
+    so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
+    sentence too thin to keep alone ("I went to the zoo. It was packed."). A question or a clause
+    about the other party breaks the thread."""
     out: list[FactCandidate] = []
-    thread = False  # the previous sentence was kept: a following one may continue it
+    last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
+    held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     for raw in _SENTENCE.split(text):
         sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
         if not sentence or _REQUEST.search(sentence):
-            thread = False
+            last = held = None
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
         if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
-            thread = False
+            last = held = None
             continue
         when = None
         resolved = sentence
@@ -345,23 +354,33 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             resolved, when = fact_dates.resolve(sentence, said_at)
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine))
-        if not own and not (thread and _GOES_ON.match(sentence)):
-            thread = False
+        follows = last is not None or held is not None
+        continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence)))
+        if not own and not continues:
+            last = held = None
             continue
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
-        if not own and out and len(out[-1].statement.split()) + len(statement.split()) <= MAX_WORDS:
-            last = out[-1]  # it goes on about the previous sentence: one fact
-            value = " ".join(dict.fromkeys([*last.value.split(), *(t for t in content if t not in _KO_SELF)]))
-            out[-1] = last.model_copy(update={"statement": _join(last.statement, statement), "value": value[:300],
-                                              "when": last.when or when})
-            continue
-        thread = True
-        # Three words that carry something; two when it names its time ("I went to the dentist yesterday").
+        if continues and last is not None:
+            fact = out[last]  # it goes on about the previous sentence: one fact
+            if len(fact.statement.split()) + len(statement.split()) <= MAX_WORDS:
+                value = " ".join(dict.fromkeys([*fact.value.split(), *(t for t in content if t not in _KO_SELF)]))
+                out[last] = fact.model_copy(update={"statement": _join(fact.statement, statement), "value": value[:300],
+                                                    "when": fact.when or when})
+                continue
+            if not own:
+                last = None
+                continue
+        elif continues and held is not None:  # it completes the thin sentence before it
+            statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
+        held, last = None, None
+        # Three words that carry something; two when it names its time ("I went to the dentist yesterday");
+        # one when it also names a place or someone ("I've been to Paris yesterday").
         # Korean particles ride on the word (음식을): a slot's 음식 covers it.
-        if len(set(content)) < (2 if when else 3) or all(_covered(w, covered) for w in content):
-            thread = bool(own)
+        needed = 3 if not when else 1 if _NAMED_THING.search(sentence) else 2
+        if len(set(content)) < needed or all(_covered(w, covered) for w in content):
+            held = (statement, content, when) if own else None
             continue
         if len(statement.split()) > MAX_WORDS:
             statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
@@ -372,6 +391,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
         except ValueError:
             key = "note.other"
         out.append(FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when))
+        last = len(out) - 1
     if said_at is not None:  # when it was said, on what names no time of its own
         said = said_at.date()
         out = [c if c.when else c.model_copy(update={"statement": c.statement + (

@@ -283,6 +283,14 @@ def _free_key(facts: Sequence[Fact], key: str) -> str:
     return f"{key}_{n}"
 
 
+_SAID = re.compile(r"\s*\((?:said [^)]*|[^)]*에 말함)\)$")
+
+
+def _without_said(statement: str) -> str:
+    """The statement without the note of when it was said ("(said 8 May 2023)")."""
+    return _SAID.sub("", statement)
+
+
 def _short(statement: str, words: int) -> str:
     text = re.sub(r"\s*\((?:said [^)]*|[^)]*에 말함)\)$", "", statement).rstrip(" .")
     parts = text.split()
@@ -386,6 +394,24 @@ def asks_when(query: str) -> bool:
     return bool(_ASKS_WHEN.search(query))
 
 
+# What kind of answer a question wants, and what a fact holding one looks like: "how long" wants a
+# number or a duration ("for 4 years"), "where" a named place, "who" someone named. A fact that
+# matches the question's words and holds that kind of answer ranks above one that only matches.
+_ANSWER_KINDS = (
+    (re.compile(r"\bhow (?:long|many|much|old|often|far)\b|얼마나|몇", re.IGNORECASE),
+     re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|a few|a couple|"
+                r"several|half)\b", re.IGNORECASE)),
+    (re.compile(r"\bwhere\b|어디", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+|\b(?:in|at|to|from) the\b")),
+    (re.compile(r"\bwho(?:m|se)?\b|누구", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+")),
+)
+KIND_BOOST = 1.3
+
+
+def _answer_kind(query: str) -> re.Pattern[str] | None:
+    """What a fact that answers ``query`` holds, when the question says (see _ANSWER_KINDS)."""
+    return next((holds for asks, holds in _ANSWER_KINDS if asks.search(query)), None)
+
+
 def recall(
     facts: Sequence[Fact],
     query: str,
@@ -412,6 +438,9 @@ def recall(
     if asks_when(query):  # what names its time first, then what carries when it was said
         scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
                   for s, f in zip(scores, facts, strict=True)]
+    kind = _answer_kind(query)
+    if kind is not None:  # the kind of answer asked for ("how long" -> "for 4 years"), beyond when it was said
+        scores = [s * KIND_BOOST if s > 0 and kind.search(_without_said(f.statement)) else s for s, f in zip(scores, facts, strict=True)]
 
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
