@@ -445,3 +445,10 @@ def test_a_question_about_how_long_favours_the_fact_that_holds_a_duration():
              _fact("note.choir_b", "They've sung with these choir friends for six years (said 13 March 2024)")]
     assert recall(facts, "How long have I known my choir friends?", budget_tokens=300, max_facts=1)[0].key == "note.choir_b"
     assert recall(facts, "Who cheers me up after rehearsals?", budget_tokens=300, max_facts=1)[0].key == "note.choir_a"
+
+
+def test_why_they_did_it_joins_what_they_did_and_separate_news_stays_apart():
+    [fact] = told(extract("I painted this after I visited the harbour at dawn. I wanted to capture its calm and light.", WED))
+    assert "harbour at dawn" in fact.statement and "calm and light" in fact.statement
+    found = told(extract("I repaired the garden fence last weekend. I sold my old motorbike to a neighbour.", WED))
+    assert len(found) == 2

@@ -244,6 +244,11 @@ _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|
 _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
                        r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
 MAX_WORDS = 60
+# A sentence right after a kept one that says why or how it felt ("I painted this after I visited
+# the centre. I wanted to capture its warmth.") is the meaningful part of it: it joins it rather
+# than standing alone without what it is about.
+_WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
+                         r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -355,7 +360,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine))
         follows = last is not None or held is not None
-        continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence)))
+        continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence))
+                                     or (not korean and last is not None and _WHY_OR_HOW.match(sentence)))
         if not own and not continues:
             last = held = None
             continue
