@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
-from convmem.domain.fact_extraction import extract
+from convmem.domain.fact_extraction import asked_of_them, extract
 from convmem.domain.fact_merge import compact, merge_all, recall
 from convmem.domain.models import Fact, FactSource
 from convmem.domain.tokens import count_tokens
@@ -452,3 +452,47 @@ def test_why_they_did_it_joins_what_they_did_and_separate_news_stays_apart():
     assert "harbour at dawn" in fact.statement and "calm and light" in fact.statement
     found = told(extract("I repaired the garden fence last weekend. I sold my old motorbike to a neighbour.", WED))
     assert len(found) == 2
+
+
+# --- the other party's question a short answer needs -------------------------------------------
+def test_a_short_answer_takes_its_topic_from_the_question_about_them():
+    assert told(extract("A sunset over the harbour.", WED)) == []  # alone, a fragment of nobody's
+    [fact] = told(extract("A sunset over the harbour.", WED, previous="Ooh, lovely! What did you paint?"))
+    assert fact.statement.startswith("Asked what did they paint: A sunset over the harbour")
+    [fact] = told(extract("Thanks, Sora! Researching summer camps for the twins.", WED,
+                          previous="What are your plans for the summer?"))
+    assert "their plans for the summer" in fact.statement and "summer camps for the twins" in fact.statement
+
+
+@pytest.mark.parametrize(("previous", "text"), [
+    ("My parrot Kiwi learned a new word! Did you meet Kiwi?", "Yes, at the barbecue last spring, he was so loud."),
+    ("I ran my first marathon yesterday! What do you think of my time?", "Under four hours is amazing for a first race."),
+    ("We adopted a beagle called Biscuit. Did you see the photos?", "Yes! So cute, those floppy ears."),
+    ("Ethan won his sailing race on Sunday. How did you find the regatta?", "Windy but thrilling, the boats were gorgeous."),
+    ("I'm a nurse at St. Mary's now. What shifts are you working this month?", "Mostly nights, the ward is short-staffed."),
+])
+def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, text):
+    found = extract(text, WED, previous=previous)
+    said = " ".join(f"{c.statement} {c.value}" for c in found).casefold()
+    theirs = {"kiwi", "parrot", "marathon", "beagle", "biscuit", "ethan", "sailing", "regatta", "nurse", "mary"}
+    assert not {w for w in theirs if w in said}, said
+
+
+@pytest.mark.parametrize(("previous", "asked"), [
+    ("Wow, Sora, that painting is gorgeous! What inspired you?", "what inspired them"),
+    ("Great! What got you into running?", "what got them into running"),
+    ("How long have you been playing the cello?", "how long have they been playing the cello"),
+    ("How are you?", None),  # small talk
+    ("Did you see my new bike?", None),  # the asker's thing
+    ("Did you meet Kiwi?", None),  # someone only the asker named
+    ("What do you think of the plan?", None),  # an opinion of something
+    ("I finished the quilt.", None),  # no question
+])
+def test_only_a_question_about_the_visitor_frames_their_answer(previous, asked):
+    assert asked_of_them(previous) == asked
+
+
+def test_how_was_something_of_theirs_frames_the_answer_and_how_was_something_else_does_not():
+    assert asked_of_them("How was your trip to Jeonju?") is None  # someone or somewhere named: not framed
+    assert asked_of_them("How was your driving exam?") == "how was their driving exam"
+    assert asked_of_them("How was the regatta?") is None and asked_of_them("How did you find the regatta?") is None

@@ -328,24 +328,72 @@ def _clauses_about_them(sentence: str) -> str | None:
     return text if text and not text.endswith("?") else None
 
 
+# The other party's question the message answers ("What inspired you?" -> "A sunset I saw in Busan"):
+# only one about the visitor (you, your) that names nothing of the asker's (I, my, we) nor anyone by
+# name, and that does not ask what the visitor thinks of something (the asker's photos, the asker's son).
+_ASKS_ABOUT_YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll)\b", re.IGNORECASE)
+_ASKER_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|us|our|ours)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
+_ASKS_OPINION = re.compile(r"\b(?:see|saw|seen|like|liked|love|loved|think|thought|hear|heard|enjoy|enjoyed|feel|felt|"
+                           r"guess|remember|mind|want me|agree|make of)\b|\bhow (?:did|do) you find\b"
+                           r"|\bhow(?:'s| is| was| were| are)\s+(?!your\b)", re.IGNORECASE)
+_QUESTION_START = re.compile(r"\b(?:what|which|how|where|when|who|why|did|do|does|are|were|is|was|have|has|had|will|would|"
+                             r"can|could|any|got)\b", re.IGNORECASE)
+_YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|could|should|what|how|where|when|why|"
+                          r"which|who|and|if|that)\s+you\b", re.IGNORECASE)
+_TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've\b", re.I), "they've"),
+            (re.compile(r"\byou'd\b", re.I), "they'd"), (re.compile(r"\byou'll\b", re.I), "they'll"),
+            (re.compile(r"\byourself\b", re.I), "themselves"), (re.compile(r"\byours\b", re.I), "theirs"),
+            (re.compile(r"\byour\b", re.I), "their"), (re.compile(r"\byou\b", re.I), "them")]
+
+
+def asked_of_them(previous: str | None) -> str | None:
+    """The other party's question that ``previous`` ends with, when it asks about the visitor, in
+    the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
+    small talk, one naming the asker's things or someone by name, one asking their opinion)."""
+    if not previous:
+        return None
+    questions = [q.strip() for q in _SENTENCE.split(previous) if q.strip().endswith("?")]
+    if not questions:
+        return None
+    question = questions[-1]
+    start = [m.start() for m in _QUESTION_START.finditer(question)]
+    question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
+    if (not _ASKS_ABOUT_YOU.search(question) or _ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
+            or _NAMED_THING.search(question) or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
+        return None
+    content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
+    if not content:
+        return None  # "How are you?", "What about you?"
+    text = _YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! ."))
+    for pattern, repl in _TO_THEM:
+        text = pattern.sub(repl, text)
+    return text[:1].lower() + text[1:]
+
+
 def _topic(words: list[str]) -> str:
     return "_".join(words[:3]) or "other"
 
 
-def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCandidate]:
+def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
     sentence too thin to keep alone ("I went to the zoo. It was packed."). A question or a clause
-    about the other party breaks the thread."""
+    about the other party breaks the thread. ``asked``: the question about them the message answers
+    (``asked_of_them``); their first sentence answers it, so it is theirs without saying "I", and
+    the fact it makes says what it answers ("Asked what inspired them: A sunset in Busan")."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
+    answering = asked is not None  # the next sentence they say answers the question
     for raw in _SENTENCE.split(text):
         sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
+        if sentence and _VOCATIVE.fullmatch(sentence):
+            sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
+        answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence or _REQUEST.search(sentence):
             last = held = None
             continue
@@ -358,7 +406,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
         if said_at is not None:
             resolved, when = fact_dates.resolve(sentence, said_at)
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
-            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine))
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers)
         follows = last is not None or held is not None
         continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence)))
@@ -390,6 +438,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
             continue
         if len(statement.split()) > MAX_WORDS:
             statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
+        if answers and asked:
+            statement = f"Asked {asked}: {statement}"
         value = " ".join(t for t in content if t not in _KO_SELF)
         topic = _topic([t for t in content if t.isalnum() and t not in _KO_SELF and not t.isdigit()])
         try:
@@ -416,9 +466,11 @@ def _join(first: str, then: str) -> str:
     return f"{first}. {then[:1].upper()}{then[1:]}"
 
 
-def extract(text: str, said_at: datetime | None = None) -> list[FactCandidate]:
+def extract(text: str, said_at: datetime | None = None, previous: str | None = None) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
-    first. ``said_at`` resolves relative time ("yesterday") and dates what they told."""
+    first. ``said_at`` resolves relative time ("yesterday") and dates what they told. ``previous``:
+    what the other party said just before, read only for the question about the visitor it may end
+    with (``asked_of_them``); nothing else of it is ever taken as the visitor's."""
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
@@ -434,7 +486,7 @@ def extract(text: str, said_at: datetime | None = None) -> list[FactCandidate]:
     found.extend(_slot_people(text))
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
-    found.extend(_told(text, said_at, covered))
+    found.extend(_told(text, said_at, covered, asked_of_them(previous)))
     seen: set[str] = set()
     out = []
     for c in found:
