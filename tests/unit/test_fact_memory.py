@@ -496,3 +496,13 @@ def test_how_was_something_of_theirs_frames_the_answer_and_how_was_something_els
     assert asked_of_them("How was your trip to Jeonju?") is None  # someone or somewhere named: not framed
     assert asked_of_them("How was your driving exam?") == "how was their driving exam"
     assert asked_of_them("How was the regatta?") is None and asked_of_them("How did you find the regatta?") is None
+
+
+def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_something():
+    facts = [_fact("note.a", "They're looking into counselling and mental health jobs (said 13 March 2024)"),
+             _fact("note.b", "They're still looking into counselling and mental health jobs (said 14 March 2024)"),
+             _fact("note.c", "They volunteer on a counselling helpline on Tuesdays (said 15 March 2024)")]
+    chosen = recall(facts, "What counselling jobs am I looking into?", budget_tokens=300, max_facts=2)
+    assert [f.key for f in chosen] == ["note.a", "note.c"]  # the near-repeat waits; the helpline gets in
+    assert {f.key for f in recall(facts, "What counselling jobs am I looking into?", budget_tokens=300, max_facts=3)} == {
+        "note.a", "note.b", "note.c"}  # with room, the repeat still comes

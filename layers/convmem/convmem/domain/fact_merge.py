@@ -18,6 +18,7 @@ fewer words. Who they are and how to reach them is never compacted.
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -449,11 +450,13 @@ def recall(
     # the closest by a second signal first (see ``_fill_order``).
     eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
     order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
-    if lexical:  # embeddings meet words in other forms already; below their floor a fact is unrelated
-        order += _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS)
+    fill = _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS) if lexical else []
+    # (embeddings meet words in other forms already; below their floor a fact is unrelated: no fill)
     chosen: list[Fact] = []
     used = misfits = 0
-    for i in order:
+    seen: set[str] = set()  # the words of what is already chosen
+    repeats: list[int] = []
+    for i in itertools.chain(_novel_first(order, facts, seen, repeats), fill):
         fact = facts[i]
         cost = count_tokens(f"- {fact.statement}") + 1
         if used + cost > budget_tokens:
@@ -463,10 +466,30 @@ def recall(
             continue
         misfits = 0
         chosen.append(fact)
+        seen.update(_term_set(_without_said(fact.statement)))
         used += cost
         if len(chosen) == max_facts or used + 4 > budget_tokens:
             break  # full: no statement costs fewer than four tokens ("- X" and its line)
     return chosen
+
+
+# A fact whose words are nearly all in what recall already chose ("Looking into counselling jobs"
+# after "Looking into counselling and mental health jobs") says little new: it waits until the
+# facts that add something have had their turn, so the budget holds more of what the person told.
+REPEAT_SHARE = 0.75
+
+
+def _novel_first(order: Sequence[int], facts: Sequence[Fact], seen: set[str], repeats: list[int]):
+    """``order``, except that a fact mostly repeating what was chosen before it (``seen``, filled by
+    the caller as it chooses) is moved after the others, in its order (lazily: ``seen`` grows as
+    the caller takes)."""
+    for i in order:
+        words = _term_set(_without_said(facts[i].statement))
+        if words and len(words & seen) >= REPEAT_SHARE * len(words):
+            repeats.append(i)
+            continue
+        yield i
+    yield from repeats
 
 
 # A word's first letters: "bought" and "buying", "married" and "marriage" share them where a
