@@ -11,11 +11,12 @@ from datetime import timedelta
 
 import boto3
 import pytest
+from convmem.adapters import bedrock_model
 from convmem.adapters.dynamodb_store import FACTS_SHARD_MAX_BYTES
 from convmem.adapters.local_model import LocalModel
 from convmem.composition import build_api, build_facts
 from convmem.domain.fact_dates import day_text
-from convmem.domain.models import Fact, FactSource, ModelReply
+from convmem.domain.models import Fact, FactCandidate, FactSource, ModelReply
 from convmem.ports import FactsJob
 from convmem.service import facts as facts_service
 from convmem.service import stored
@@ -211,3 +212,13 @@ def test_bedrock_extraction_gets_the_agents_question_quoted_and_keeps_only_the_v
     assert "is ever a fact about the visitor" in runtime.sent[1][1]["system"][0]["text"]
     kept = {f.key for f in api.facts.list_facts(USER)}
     assert kept == {"event.watercolour_sunset"}  # the agent's parrot, named only by the agent, is dropped
+
+
+@pytest.mark.parametrize(("statement", "visitor", "previous", "dropped"), [
+    ("Has a parrot named Kiwi", "A sunset.", AGENT_ASKS, True),  # only the agent named Kiwi
+    ("Their sister Ana landed on Monday", "Yes, Ana landed on Monday.", "Has your sister arrived?", False),
+    ("They painted a sunset over the harbour", ANSWER, AGENT_ASKS, False),
+])
+def test_bedrock_drops_a_fact_naming_what_only_the_agent_named(statement, visitor, previous, dropped):
+    candidate = FactCandidate(key="note.x", value=statement.casefold(), statement=statement)
+    assert bedrock_model._borrowed(candidate, visitor, previous) is dropped  # noqa: SLF001 - the rule itself

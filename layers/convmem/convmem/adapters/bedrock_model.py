@@ -186,18 +186,19 @@ class _Extracted(BaseModel):
     facts: list[dict[str, Any]] = Field(default_factory=list)
 
 
-_NAME_WORD = re.compile(r"\b[A-Z][\w'-]+")
+# A capitalised word inside a sentence (not its first): a name ("Kiwi", "Porto").
+_NAME_WORD = re.compile(r"(?<![.!?]\s)(?<=\s)[A-Z][\w'-]+")
+_ANY_WORD = re.compile(r"[\w'-]+")
 
 
 def _borrowed(candidate: FactCandidate, visitor_message: str, previous: str | None) -> bool:
-    """Whether the fact names someone or something only the other party named ("Loves Kiwi" when
-    Kiwi is the agent's parrot): the visitor never said it, so it is not theirs."""
+    """Whether the fact names someone or something only the other party named ("Has a parrot named
+    Kiwi" when Kiwi is the agent's parrot): the visitor never said it, so it is not theirs."""
     if not previous:
         return False
-    said = {w.casefold() for w in _NAME_WORD.findall(visitor_message)}
+    said = {w.casefold() for w in _ANY_WORD.findall(visitor_message)}
     theirs = {w.casefold() for w in _NAME_WORD.findall(previous)} - said
-    named = {w.casefold() for w in _NAME_WORD.findall(f"{candidate.statement} {candidate.value}")}
-    return bool(named & theirs - {"they", "their", "them", "i"})
+    return bool(theirs & {w.casefold() for w in _ANY_WORD.findall(f"{candidate.statement} {candidate.value}")})
 
 
 def _candidates(raw: list[dict[str, Any]], limit: int, visitor_message: str = "", previous: str | None = None) -> list[FactCandidate]:
