@@ -11,10 +11,12 @@ from datetime import timedelta
 
 import boto3
 import pytest
+from convmem.adapters import bedrock_model
 from convmem.adapters.dynamodb_store import FACTS_SHARD_MAX_BYTES
-from convmem.composition import build_facts
+from convmem.adapters.local_model import LocalModel
+from convmem.composition import build_api, build_facts
 from convmem.domain.fact_dates import day_text
-from convmem.domain.models import Fact, FactSource
+from convmem.domain.models import Fact, FactCandidate, FactSource, ModelReply
 from convmem.ports import FactsJob
 from convmem.service import facts as facts_service
 from convmem.service import stored
@@ -157,3 +159,66 @@ def test_what_a_long_message_could_not_add_is_counted_in_the_log_never_silent(se
     assert outcome.actions.count("dropped") == 3
     log = captured_logs.getvalue()
     assert '"dropped":3' in log and "motorbike" not in log and "jo.park" not in log  # counts, never the text
+
+
+# --- the agent's question a short answer needs -------------------------------------------------------
+AGENT_ASKS = "Lovely! My parrot Kiwi learned to whistle at the kettle. What did you paint this weekend?"
+ANSWER = "A sunset over the harbour, in watercolours."
+
+
+class AgentSays(LocalModel):
+    """The local model, except that the agent's replies are scripted."""
+
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies)
+
+    def reply(self, request):
+        return ModelReply(text=self.replies.pop(0))
+
+
+def _answer_after_question(settings):
+    api = build_api(settings, model=AgentSays(AGENT_ASKS, "Beautiful."))
+    say(api, "Finally a free weekend, I spent it at my easel.", session="s-1")
+    say(api, ANSWER, session="s-1")
+    return api
+
+
+def test_a_short_answer_is_learnt_with_the_agents_question_and_nothing_of_the_agents_own(settings, facts_fn):  # noqa: F811
+    api = _answer_after_question(settings)
+    assert facts_fn(job(3, session="s-1")) == {"batchItemFailures": []}
+    statements = [f.statement for f in api.facts.list_facts(USER)]
+    assert any("paint" in s and "sunset over the harbour" in s for s in statements), statements
+    text = " ".join(statements).casefold()
+    assert not any(word in text for word in ("kiwi", "parrot", "whistle", "kettle"))  # the agent's own things
+
+
+def test_bedrock_extraction_gets_the_agents_question_quoted_and_keeps_only_the_visitors_facts(settings, bedrock_settings, runtime):  # noqa: F811
+    api = _answer_after_question(settings)
+    recorded = {"facts": [  # what a utility model answers given the question as context
+        {"key": "event.watercolour_sunset", "value": "painted a sunset over the harbour in watercolours",
+         "statement": "They painted a sunset over the harbour in watercolours", "when": None},
+        {"key": "pet.kiwi", "value": "parrot Kiwi", "statement": "Has a parrot named Kiwi", "when": None},
+    ]}
+    runtime.stub.add_response("converse", converse_out([{"text": '{"facts": []}'}]))  # the first message
+    runtime.stub.add_response("converse", converse_out([{"text": json.dumps(recorded)}]))
+    facts = build_facts(bedrock_settings.model_copy(update={"facts_shards": settings.facts_shards}),
+                        clients={"bedrock-runtime": runtime, "dynamodb": boto3.client("dynamodb")})
+    facts._model.embed = lambda texts: None  # noqa: SLF001 - embeddings are another test's subject
+    facts.process(FactsJob(user_id=USER, session_id="s-1", visitor_seq=3))
+
+    first, second = (sent[1]["messages"][0]["content"][0]["text"] for sent in runtime.sent)
+    assert "context only" not in first  # the session's first message follows no agent message
+    assert json.dumps(AGENT_ASKS) in second and second.endswith(ANSWER)  # the agent's words quoted, as data
+    assert "is ever a fact about the visitor" in runtime.sent[1][1]["system"][0]["text"]
+    kept = {f.key for f in api.facts.list_facts(USER)}
+    assert kept == {"event.watercolour_sunset"}  # the agent's parrot, named only by the agent, is dropped
+
+
+@pytest.mark.parametrize(("statement", "visitor", "previous", "dropped"), [
+    ("Has a parrot named Kiwi", "A sunset.", AGENT_ASKS, True),  # only the agent named Kiwi
+    ("Their sister Ana landed on Monday", "Yes, Ana landed on Monday.", "Has your sister arrived?", False),
+    ("They painted a sunset over the harbour", ANSWER, AGENT_ASKS, False),
+])
+def test_bedrock_drops_a_fact_naming_what_only_the_agent_named(statement, visitor, previous, dropped):
+    candidate = FactCandidate(key="note.x", value=statement.casefold(), statement=statement)
+    assert bedrock_model._borrowed(candidate, visitor, previous) is dropped  # noqa: SLF001 - the rule itself

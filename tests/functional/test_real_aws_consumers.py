@@ -37,9 +37,9 @@ class SlowModel(LocalModel):
         self._spend()
         return super().fold_summary(old, messages, cap)
 
-    def extract_facts(self, visitor_message, said_at=None):
+    def extract_facts(self, visitor_message, said_at=None, previous=None):
         self._spend()
-        return super().extract_facts(visitor_message, said_at)
+        return super().extract_facts(visitor_message, said_at, previous)
 
 
 def record(kind: str, group: str, user: str, session: str, seq: int, message_id: str) -> dict:

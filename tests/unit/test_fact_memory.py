@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
-from convmem.domain.fact_extraction import extract
+from convmem.domain.fact_extraction import asked_of_them, extract
 from convmem.domain.fact_merge import compact, merge_all, recall
 from convmem.domain.models import Fact, FactSource
 from convmem.domain.tokens import count_tokens
@@ -405,3 +405,104 @@ def test_recall_fills_its_budget_with_the_relevant_and_never_more(budget):
     used = sum(count_tokens(f"- {f.statement}") + 1 for f in chosen)
     assert used <= budget and used > budget * 0.8  # many harbour facts: the budget is used, not exceeded
     assert all("harbour" in f.statement for f in chosen)
+
+
+# --- what a sentence means with the one before it ----------------------------------------------
+def test_a_sentence_that_points_back_joins_what_it_speaks_of_even_when_it_speaks_of_them_too():
+    [fact] = told(extract("This necklace is special to me, a gift from my grandma. She gave it to me when I was "
+                          "little, and it stands for courage and patience.", WED))
+    assert "necklace" in fact.statement and "courage and patience" in fact.statement
+
+
+def test_a_sentence_too_thin_alone_is_completed_by_the_one_after_it():
+    [fact] = told(extract("I went to the zoo. It was packed with school groups and noisy penguins.", WED))
+    assert "zoo" in fact.statement and "noisy penguins" in fact.statement
+
+
+def test_a_reaction_after_a_dropped_sentence_does_not_join_an_older_fact():
+    found = told(extract("I found a flat with a balcony over the canal. Your cat is adorable. It was so cute.", WED))
+    assert all("cute" not in f.statement for f in found)
+
+
+def test_a_dated_visit_to_a_named_place_is_kept():
+    [fact] = told(extract("Oh, I've been to Lisbon yesterday!", WED))
+    assert "Lisbon on 12 March 2024" in fact.statement and fact.when == "2024-03-12"
+
+
+def test_a_place_someone_else_visited_is_not_theirs():
+    assert told(extract("Mina has been to Lisbon yesterday!", WED)) == []
+
+
+# --- recall by the kind of answer asked for ----------------------------------------------------
+def test_recall_meets_an_irregular_past_form():
+    facts = [_fact("note.quilt", "They made a patchwork quilt for the church fair (said 13 March 2024)"),
+             _fact("note.fair", "The church fair raffle raised money for the roof (said 13 March 2024)")]
+    assert recall(facts, "What did I make for the fair?", budget_tokens=300, max_facts=1)[0].key == "note.quilt"
+
+
+def test_a_question_about_how_long_favours_the_fact_that_holds_a_duration():
+    facts = [_fact("note.choir_a", "Their choir friends cheer them up after rehearsals (said 13 March 2024)"),
+             _fact("note.choir_b", "They've sung with these choir friends for six years (said 13 March 2024)")]
+    assert recall(facts, "How long have I known my choir friends?", budget_tokens=300, max_facts=1)[0].key == "note.choir_b"
+    assert recall(facts, "Who cheers me up after rehearsals?", budget_tokens=300, max_facts=1)[0].key == "note.choir_a"
+
+
+def test_why_they_did_it_joins_what_they_did_and_separate_news_stays_apart():
+    [fact] = told(extract("I painted this after I visited the harbour at dawn. I wanted to capture its calm and light.", WED))
+    assert "harbour at dawn" in fact.statement and "calm and light" in fact.statement
+    found = told(extract("I repaired the garden fence last weekend. I sold my old motorbike to a neighbour.", WED))
+    assert len(found) == 2
+
+
+# --- the other party's question a short answer needs -------------------------------------------
+def test_a_short_answer_takes_its_topic_from_the_question_about_them():
+    assert told(extract("A sunset over the harbour.", WED)) == []  # alone, a fragment of nobody's
+    [fact] = told(extract("A sunset over the harbour.", WED, previous="Ooh, lovely! What did you paint?"))
+    assert fact.statement.startswith("Asked what did they paint: A sunset over the harbour")
+    [fact] = told(extract("Thanks, Sora! Researching summer camps for the twins.", WED,
+                          previous="What are your plans for the summer?"))
+    assert "their plans for the summer" in fact.statement and "summer camps for the twins" in fact.statement
+
+
+@pytest.mark.parametrize(("previous", "text"), [
+    ("My parrot Kiwi learned a new word! Did you meet Kiwi?", "Yes, at the barbecue last spring, he was so loud."),
+    ("I ran my first marathon yesterday! What do you think of my time?", "Under four hours is amazing for a first race."),
+    ("We adopted a beagle called Biscuit. Did you see the photos?", "Yes! So cute, those floppy ears."),
+    ("Ethan won his sailing race on Sunday. How did you find the regatta?", "Windy but thrilling, the boats were gorgeous."),
+    ("I'm a nurse at St. Mary's now. What shifts are you working this month?", "Mostly nights, the ward is short-staffed."),
+])
+def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, text):
+    found = extract(text, WED, previous=previous)
+    said = " ".join(f"{c.statement} {c.value}" for c in found).casefold()
+    theirs = {"kiwi", "parrot", "marathon", "beagle", "biscuit", "ethan", "sailing", "regatta", "nurse", "mary"}
+    assert not {w for w in theirs if w in said}, said
+
+
+@pytest.mark.parametrize(("previous", "asked"), [
+    ("Wow, Sora, that painting is gorgeous! What inspired you?", "what inspired them"),
+    ("Great! What got you into running?", "what got them into running"),
+    ("How long have you been playing the cello?", "how long have they been playing the cello"),
+    ("How are you?", None),  # small talk
+    ("Did you see my new bike?", None),  # the asker's thing
+    ("Did you meet Kiwi?", None),  # someone only the asker named
+    ("What do you think of the plan?", None),  # an opinion of something
+    ("I finished the quilt.", None),  # no question
+])
+def test_only_a_question_about_the_visitor_frames_their_answer(previous, asked):
+    assert asked_of_them(previous) == asked
+
+
+def test_how_was_something_of_theirs_frames_the_answer_and_how_was_something_else_does_not():
+    assert asked_of_them("How was your trip to Jeonju?") is None  # someone or somewhere named: not framed
+    assert asked_of_them("How was your driving exam?") == "how was their driving exam"
+    assert asked_of_them("How was the regatta?") is None and asked_of_them("How did you find the regatta?") is None
+
+
+def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_something():
+    facts = [_fact("note.a", "They're looking into counselling and mental health jobs (said 13 March 2024)"),
+             _fact("note.b", "They're still looking into counselling and mental health jobs (said 14 March 2024)"),
+             _fact("note.c", "They volunteer on a counselling helpline on Tuesdays (said 15 March 2024)")]
+    chosen = recall(facts, "What counselling jobs am I looking into?", budget_tokens=300, max_facts=2)
+    assert [f.key for f in chosen] == ["note.a", "note.c"]  # the near-repeat waits; the helpline gets in
+    assert {f.key for f in recall(facts, "What counselling jobs am I looking into?", budget_tokens=300, max_facts=3)} == {
+        "note.a", "note.b", "note.c"}  # with room, the repeat still comes

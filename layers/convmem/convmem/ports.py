@@ -254,9 +254,13 @@ class Model(Protocol):
     def fold_summary(self, old_summary: str | None, messages: Sequence[Message], cap_tokens: int) -> str:
         """The old summary with ``messages`` folded in (incremental, never from the whole history)."""
 
-    def extract_facts(self, visitor_message: str, said_at: datetime | None = None) -> list[FactCandidate]:
+    def extract_facts(
+        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None
+    ) -> list[FactCandidate]:
         """Facts the visitor states about themselves (never from the agent's words); [] when none.
-        ``said_at`` is when they said it: relative time ("yesterday") is resolved against it."""
+        ``said_at`` is when they said it: relative time ("yesterday") is resolved against it.
+        ``previous`` is the agent's message just before, when there is one: context for a short
+        answer ("What did you paint?" -> "A sunset"), never a source of facts itself."""
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         """A short standing profile (language, tone, what they come for) from recent messages and the old one."""

@@ -89,9 +89,11 @@ class LocalModel:
         """Extractive and deterministic: sentences with identifiers and decisions are kept."""
         return summary_fold.fold(old_summary, messages, cap_tokens)
 
-    def extract_facts(self, visitor_message: str, said_at: datetime | None = None) -> list[FactCandidate]:
+    def extract_facts(
+        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None
+    ) -> list[FactCandidate]:
         """Pattern-based (English and Korean); nothing rather than a guess."""
-        return fact_extraction.extract(visitor_message, said_at)
+        return fact_extraction.extract(visitor_message, said_at, previous)
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         return profile.write_profile(old_profile, visitor_messages, cap_tokens)

@@ -145,7 +145,7 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|님은|님도|님의|님이)", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])|(?:나|난|전)(?=\s))")
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
 # that names no other party is the visitor's own, unless it is a reaction to what they were told
@@ -231,6 +231,12 @@ _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
                       r"everybody|so|and|but|then|plus|also|now|still|[가-힣])", re.IGNORECASE)
+# A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
+# I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
+# the previous fact, so the thing it names and what is said of it are recalled together.
+_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there)\b", re.IGNORECASE)
+# A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
+_NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
 _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
                      r"so so|just|very)\s+", re.IGNORECASE)
@@ -238,6 +244,11 @@ _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|
 _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
                        r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
 MAX_WORDS = 60
+# A sentence right after a kept one that says why or how it felt ("I painted this after I visited
+# the centre. I wanted to capture its warmth.") is the meaningful part of it: it joins it rather
+# than standing alone without what it is about.
+_WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
+                         r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -317,54 +328,118 @@ def _clauses_about_them(sentence: str) -> str | None:
     return text if text and not text.endswith("?") else None
 
 
+# The other party's question the message answers ("What inspired you?" -> "A sunset I saw in Busan"):
+# only one about the visitor (you, your) that names nothing of the asker's (I, my, we) nor anyone by
+# name, and that does not ask what the visitor thinks of something (the asker's photos, the asker's son).
+_ASKS_ABOUT_YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll)\b", re.IGNORECASE)
+_ASKER_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|us|our|ours)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
+_ASKS_OPINION = re.compile(r"\b(?:see|saw|seen|like|liked|love|loved|think|thought|hear|heard|enjoy|enjoyed|feel|felt|"
+                           r"guess|remember|mind|want me|agree|make of)\b|\bhow (?:did|do) you find\b"
+                           r"|\bhow(?:'s| is| was| were| are)\s+(?!your\b)", re.IGNORECASE)
+_QUESTION_START = re.compile(r"\b(?:what|which|how|where|when|who|why|did|do|does|are|were|is|was|have|has|had|will|would|"
+                             r"can|could|any|got)\b", re.IGNORECASE)
+_YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|could|should|what|how|where|when|why|"
+                          r"which|who|and|if|that)\s+you\b", re.IGNORECASE)
+_TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've\b", re.I), "they've"),
+            (re.compile(r"\byou'd\b", re.I), "they'd"), (re.compile(r"\byou'll\b", re.I), "they'll"),
+            (re.compile(r"\byourself\b", re.I), "themselves"), (re.compile(r"\byours\b", re.I), "theirs"),
+            (re.compile(r"\byour\b", re.I), "their"), (re.compile(r"\byou\b", re.I), "them")]
+
+
+def asked_of_them(previous: str | None) -> str | None:
+    """The other party's question that ``previous`` ends with, when it asks about the visitor, in
+    the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
+    small talk, one naming the asker's things or someone by name, one asking their opinion)."""
+    if not previous:
+        return None
+    questions = [q.strip() for q in _SENTENCE.split(previous) if q.strip().endswith("?")]
+    if not questions:
+        return None
+    question = questions[-1]
+    start = [m.start() for m in _QUESTION_START.finditer(question)]
+    question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
+    if (not _ASKS_ABOUT_YOU.search(question) or _ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
+            or _NAMED_THING.search(question) or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
+        return None
+    content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
+    if not content:
+        return None  # "How are you?", "What about you?"
+    text = _YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! ."))
+    for pattern, repl in _TO_THEM:
+        text = pattern.sub(repl, text)
+    return text[:1].lower() + text[1:]
+
+
 def _topic(words: list[str]) -> str:
     return "_".join(words[:3]) or "other"
 
 
-def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCandidate]:
+def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
-    so powerful.") joins it; a question or a clause about the other party breaks the thread."""
+    so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
+    sentence too thin to keep alone ("I went to the zoo. It was packed."). A question or a clause
+    about the other party breaks the thread. ``asked``: the question about them the message answers
+    (``asked_of_them``); their first sentence answers it, so it is theirs without saying "I", and
+    the fact it makes says what it answers ("Asked what inspired them: A sunset in Busan")."""
     out: list[FactCandidate] = []
-    thread = False  # the previous sentence was kept: a following one may continue it
+    last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
+    held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
+    answering = asked is not None  # the next sentence they say answers the question
     for raw in _SENTENCE.split(text):
         sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
+        if sentence and _VOCATIVE.fullmatch(sentence):
+            sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
+        answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence or _REQUEST.search(sentence):
-            thread = False
+            last = held = None
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
         if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
-            thread = False
+            last = held = None
             continue
         when = None
         resolved = sentence
         if said_at is not None:
             resolved, when = fact_dates.resolve(sentence, said_at)
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
-            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine))
-        if not own and not (thread and _GOES_ON.match(sentence)):
-            thread = False
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers)
+        follows = last is not None or held is not None
+        continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence))
+                                     or (not korean and last is not None and _WHY_OR_HOW.match(sentence)))
+        if not own and not continues:
+            last = held = None
             continue
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
-        if not own and out and len(out[-1].statement.split()) + len(statement.split()) <= MAX_WORDS:
-            last = out[-1]  # it goes on about the previous sentence: one fact
-            value = " ".join(dict.fromkeys([*last.value.split(), *(t for t in content if t not in _KO_SELF)]))
-            out[-1] = last.model_copy(update={"statement": _join(last.statement, statement), "value": value[:300],
-                                              "when": last.when or when})
-            continue
-        thread = True
-        # Three words that carry something; two when it names its time ("I went to the dentist yesterday").
+        if continues and last is not None:
+            fact = out[last]  # it goes on about the previous sentence: one fact
+            if len(fact.statement.split()) + len(statement.split()) <= MAX_WORDS:
+                value = " ".join(dict.fromkeys([*fact.value.split(), *(t for t in content if t not in _KO_SELF)]))
+                out[last] = fact.model_copy(update={"statement": _join(fact.statement, statement), "value": value[:300],
+                                                    "when": fact.when or when})
+                continue
+            if not own:
+                last = None
+                continue
+        elif continues and held is not None:  # it completes the thin sentence before it
+            statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
+        held, last = None, None
+        # Three words that carry something; two when it names its time ("I went to the dentist yesterday");
+        # one when it also names a place or someone ("I've been to Paris yesterday").
         # Korean particles ride on the word (음식을): a slot's 음식 covers it.
-        if len(set(content)) < (2 if when else 3) or all(_covered(w, covered) for w in content):
-            thread = bool(own)
+        needed = 3 if not when else 1 if _NAMED_THING.search(sentence) else 2
+        if len(set(content)) < needed or all(_covered(w, covered) for w in content):
+            held = (statement, content, when) if own else None
             continue
         if len(statement.split()) > MAX_WORDS:
             statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
+        if answers and asked:
+            statement = f"Asked {asked}: {statement}"
         value = " ".join(t for t in content if t not in _KO_SELF)
         topic = _topic([t for t in content if t.isalnum() and t not in _KO_SELF and not t.isdigit()])
         try:
@@ -372,6 +447,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str]) -> list[FactCa
         except ValueError:
             key = "note.other"
         out.append(FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when))
+        last = len(out) - 1
     if said_at is not None:  # when it was said, on what names no time of its own
         said = said_at.date()
         out = [c if c.when else c.model_copy(update={"statement": c.statement + (
@@ -390,9 +466,11 @@ def _join(first: str, then: str) -> str:
     return f"{first}. {then[:1].upper()}{then[1:]}"
 
 
-def extract(text: str, said_at: datetime | None = None) -> list[FactCandidate]:
+def extract(text: str, said_at: datetime | None = None, previous: str | None = None) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
-    first. ``said_at`` resolves relative time ("yesterday") and dates what they told."""
+    first. ``said_at`` resolves relative time ("yesterday") and dates what they told. ``previous``:
+    what the other party said just before, read only for the question about the visitor it may end
+    with (``asked_of_them``); nothing else of it is ever taken as the visitor's."""
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
@@ -408,7 +486,7 @@ def extract(text: str, said_at: datetime | None = None) -> list[FactCandidate]:
     found.extend(_slot_people(text))
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
-    found.extend(_told(text, said_at, covered))
+    found.extend(_told(text, said_at, covered, asked_of_them(previous)))
     seen: set[str] = set()
     out = []
     for c in found:

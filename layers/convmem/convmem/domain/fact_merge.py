@@ -18,6 +18,7 @@ fewer words. Who they are and how to reach them is never compacted.
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -283,6 +284,14 @@ def _free_key(facts: Sequence[Fact], key: str) -> str:
     return f"{key}_{n}"
 
 
+_SAID = re.compile(r"\s*\((?:said [^)]*|[^)]*에 말함)\)$")
+
+
+def _without_said(statement: str) -> str:
+    """The statement without the note of when it was said ("(said 8 May 2023)")."""
+    return _SAID.sub("", statement)
+
+
 def _short(statement: str, words: int) -> str:
     text = re.sub(r"\s*\((?:said [^)]*|[^)]*에 말함)\)$", "", statement).rstrip(" .")
     parts = text.split()
@@ -386,6 +395,24 @@ def asks_when(query: str) -> bool:
     return bool(_ASKS_WHEN.search(query))
 
 
+# What kind of answer a question wants, and what a fact holding one looks like: "how long" wants a
+# number or a duration ("for 4 years"), "where" a named place, "who" someone named. A fact that
+# matches the question's words and holds that kind of answer ranks above one that only matches.
+_ANSWER_KINDS = (
+    (re.compile(r"\bhow (?:long|many|much|old|often|far)\b|얼마나|몇", re.IGNORECASE),
+     re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|a few|a couple|"
+                r"several|half)\b", re.IGNORECASE)),
+    (re.compile(r"\bwhere\b|어디", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+|\b(?:in|at|to|from) the\b")),
+    (re.compile(r"\bwho(?:m|se)?\b|누구", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+")),
+)
+KIND_BOOST = 1.3
+
+
+def _answer_kind(query: str) -> re.Pattern[str] | None:
+    """What a fact that answers ``query`` holds, when the question says (see _ANSWER_KINDS)."""
+    return next((holds for asks, holds in _ANSWER_KINDS if asks.search(query)), None)
+
+
 def recall(
     facts: Sequence[Fact],
     query: str,
@@ -412,6 +439,9 @@ def recall(
     if asks_when(query):  # what names its time first, then what carries when it was said
         scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
                   for s, f in zip(scores, facts, strict=True)]
+    kind = _answer_kind(query)
+    if kind is not None:  # the kind of answer asked for ("how long" -> "for 4 years"), beyond when it was said
+        scores = [s * KIND_BOOST if s > 0 and kind.search(_without_said(f.statement)) else s for s, f in zip(scores, facts, strict=True)]
 
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
@@ -420,11 +450,13 @@ def recall(
     # the closest by a second signal first (see ``_fill_order``).
     eligible = [i for i, f in enumerate(facts) if scores[i] > 0 or f.key in STANDING_KEYS]
     order = sorted(eligible, key=lambda i: (-scores[i], standing(facts[i]), facts[i].key))
-    if lexical:  # embeddings meet words in other forms already; below their floor a fact is unrelated
-        order += _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS)
+    fill = _fill_order(facts, texts, query, set(eligible), limit=2 * max_facts + MAX_MISFITS) if lexical else []
+    # (embeddings meet words in other forms already; below their floor a fact is unrelated: no fill)
     chosen: list[Fact] = []
     used = misfits = 0
-    for i in order:
+    seen: set[str] = set()  # the words of what is already chosen
+    repeats: list[int] = []
+    for i in itertools.chain(_novel_first(order, facts, seen, repeats), fill):
         fact = facts[i]
         cost = count_tokens(f"- {fact.statement}") + 1
         if used + cost > budget_tokens:
@@ -434,10 +466,30 @@ def recall(
             continue
         misfits = 0
         chosen.append(fact)
+        seen.update(_term_set(_without_said(fact.statement)))
         used += cost
         if len(chosen) == max_facts or used + 4 > budget_tokens:
             break  # full: no statement costs fewer than four tokens ("- X" and its line)
     return chosen
+
+
+# A fact whose words are nearly all in what recall already chose ("Looking into counselling jobs"
+# after "Looking into counselling and mental health jobs") says little new: it waits until the
+# facts that add something have had their turn, so the budget holds more of what the person told.
+REPEAT_SHARE = 0.75
+
+
+def _novel_first(order: Sequence[int], facts: Sequence[Fact], seen: set[str], repeats: list[int]):
+    """``order``, except that a fact mostly repeating what was chosen before it (``seen``, filled by
+    the caller as it chooses) is moved after the others, in its order (lazily: ``seen`` grows as
+    the caller takes)."""
+    for i in order:
+        words = _term_set(_without_said(facts[i].statement))
+        if words and len(words & seen) >= REPEAT_SHARE * len(words):
+            repeats.append(i)
+            continue
+        yield i
+    yield from repeats
 
 
 # A word's first letters: "bought" and "buying", "married" and "marriage" share them where a

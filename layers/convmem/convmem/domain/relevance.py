@@ -16,9 +16,22 @@ _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of
 STOP_WORDS = frozenset(_STOP)
 
 
+# Common irregular past forms, so "What did I make?" meets "made", "Where did I go?" meets "went".
+_IRREGULAR = dict(pair.split(":") for pair in (
+    "made:make went:go gone:go bought:buy took:take taken:take gave:give given:give got:get gotten:get saw:see "
+    "seen:see met:meet ran:run won:win felt:feel found:find told:tell thought:think taught:teach brought:bring "
+    "began:begin begun:begin wrote:write written:write drew:draw drawn:draw ate:eat eaten:eat left:leave kept:keep "
+    "spent:spend sold:sell built:build sang:sing sung:sing swam:swim flew:fly flown:fly drove:drive driven:drive "
+    "chose:choose chosen:choose lost:lose paid:pay led:lead caught:catch fell:fall fallen:fall knew:know known:know "
+    "grew:grow grown:grow held:hold heard:hear sent:send became:become broke:break broken:break wore:wear worn:wear "
+    "rode:ride ridden:ride spoke:speak spoken:speak stood:stand understood:understand forgot:forget forgotten:forget"
+).split())
+
+
 def stem(word: str) -> str:
     """A light English suffix strip, so refund / refunds / refunded, live / lives / lived and
-    mentor / mentored / mentorship meet."""
+    mentor / mentored / mentorship meet; common irregular past forms meet their verb (made / make)."""
+    word = _IRREGULAR.get(word, word)
     if word.isascii() and word.isalpha() and not word.endswith("ss"):
         for suffix in ("ships", "ship", "ing", "ed", "es", "s"):
             if len(word) > len(suffix) + 2 and word.endswith(suffix):

@@ -18,7 +18,17 @@ from convmem.errors import (
     NotFoundError,
 )
 from convmem.observability import logger
-from convmem.ports import Cipher, Clock, Conversations, Erasures, FactsJob, Memories, Model, erasure_blocks
+from convmem.ports import (
+    Cipher,
+    Clock,
+    Conversations,
+    Erasures,
+    FactsJob,
+    Memories,
+    Model,
+    StoredMessage,
+    erasure_blocks,
+)
 from convmem.service.stored import (
     MESSAGE_KIND,
     decrypt_fact_shards,
@@ -104,14 +114,18 @@ class FactsService:
         high = min(job.visitor_seq, state.message_count, start + MAX_CATCH_UP)
         if high <= start:
             return FactsOutcome(job.user_id, 0)  # already examined
-        visitor = [m for m in self._store.messages_between(job.user_id, job.session_id, start + 1, high) if m.role == "visitor"]
+        # From the cursor's own row: the agent's message before the first visitor message is the
+        # context its answer needs ("What did you paint?" -> "A sunset"); the same one Query.
+        rows = self._store.messages_between(job.user_id, job.session_id, max(1, start), high)
+        agent = {m.seq: m for m in rows if m.role == "agent"}
         learnt: list[tuple[FactCandidate, FactSource]] = []
         try:
-            for m in visitor:
-                text = self._cipher.decrypt(m.ciphertext, user_id=job.user_id, session_id=job.session_id,
-                                            kind=MESSAGE_KIND, ref=str(m.seq))
+            for m in (m for m in rows if m.role == "visitor" and m.seq > start):
+                text = self._decrypt(job, m)
+                before = agent.get(m.seq - 1)
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
-                learnt.extend((c, source) for c in self._model.extract_facts(text, said_at=m.at))
+                learnt.extend((c, source) for c in self._model.extract_facts(
+                    text, said_at=m.at, previous=self._decrypt(job, before) if before is not None else None))
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
         try:
@@ -124,6 +138,9 @@ class FactsService:
             pass  # another job examined these too; the merge made that harmless
         self._store.mark_active(job.user_id, self._clock.now())
         return FactsOutcome(job.user_id, len(learnt), actions)
+
+    def _decrypt(self, job: FactsJob, m: StoredMessage) -> str:
+        return self._cipher.decrypt(m.ciphertext, user_id=job.user_id, session_id=job.session_id, kind=MESSAGE_KIND, ref=str(m.seq))
 
     def _read(self, user_id: str) -> tuple[_Stored, list[Fact]]:
         """The stored document and every fact in it, read consistently for a conditional write."""
