@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache, partial
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
@@ -123,9 +123,19 @@ def transcript(
     return wire.Transcript.of(services().sessions.transcript(caller(), sessionId, after, limit))
 
 
-@app.delete("/v1/sessions/<sessionId>", security=CALLER, responses=documented(204, "Forgotten", *AUTH_ERRORS, 404))
-def forget_session(sessionId: Id) -> Response[None]:  # noqa: N803
-    services().forget.forget_session(caller(), sessionId)
+@app.delete("/v1/sessions/<sessionId>", security=CALLER, responses=documented(204, "Forgotten", *AUTH_ERRORS, 404, 409))
+def forget_session(
+    sessionId: Id,  # noqa: N803
+    facts: Annotated[Literal["keep", "forget"], Query(description="forget: also what was learnt only from it")] = "keep",
+) -> Response[None]:
+    services().forget.forget_session(caller(), sessionId, facts=facts)
+    return Response(status_code=204)
+
+
+@app.delete("/v1/sessions/<sessionId>/messages/<seq>", security=CALLER,
+            responses=documented(204, "Forgotten, with its reply and what was learnt only from it", *AUTH_ERRORS, 404, 409))
+def forget_message(sessionId: Id, seq: Annotated[int, Path(ge=1, le=10**10 - 1)]) -> Response[None]:  # noqa: N803
+    services().forget.forget_message(caller(), sessionId, seq)
     return Response(status_code=204)
 
 

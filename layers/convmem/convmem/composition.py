@@ -113,6 +113,7 @@ def build_api(
         jobs = _jobs(settings, clients)
     model = model or build_model(settings, clients, with_tools=True)
     secrets = SecretsManagerSecrets(_client(clients, "secretsmanager"), ttl_seconds=settings.secret_cache_ttl_seconds)
+    facts = FactsService(store=store, cipher=cipher, model=model, clock=clock, settings=settings)
     return ApiServices(
         auth=AuthService(
             secrets,
@@ -126,9 +127,9 @@ def build_api(
         ),
         turns=TurnService(store=store, cipher=cipher, model=model, clock=clock, settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),
-        facts=FactsService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
+        facts=facts,
         profile=ProfileService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
-        forget=ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=jobs),
+        forget=ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=jobs, facts=facts, model=model),
         export=ExportService(store=store, cipher=cipher),
     )
 

@@ -3,7 +3,7 @@
 | PK                  | SK                        | holds                                      |
 |---------------------|---------------------------|--------------------------------------------|
 | SESSION#<uid>#<sid> | MSG#<seq, 10 digits>      | one message: role, channel, at, ciphertext |
-| SESSION#<uid>#<sid> | STATE (sorts after MSG#)  | sessionId, count, cursor, summary ct, times|
+| SESSION#<uid>#<sid> | STATE (sorts after MSG#)  | sessionId, count, cursor, summary ct, times, forgotten seqs, forgetGen |
 | USER#<uid>          | SESSION#<sid>             | the session's marker: sessionId, createdAt |
 | USER#<uid>          | TURN#<sid>#<clientTurnId> | idempotency record of a turn               |
 | USER#<uid>          | FACTS                     | version, count, ct of facts shard 0        |
@@ -191,6 +191,13 @@ def _limited(slot: LimitSlot, old: dict[str, Any] | None, now: datetime, what: s
     return RateLimitedError(f"Too many {what}; retry in {retry} s.", retry_after_s=retry)
 
 
+def _gen_condition(forget_gen: int) -> tuple[str, dict[str, Any]]:
+    """The condition that no message of the session was forgotten since ``forget_gen`` was read."""
+    if forget_gen == 0:
+        return "attribute_not_exists(forgetGen)", {}
+    return "forgetGen = :gen", {":gen": {"N": str(forget_gen)}}
+
+
 def _msg_sk(seq: int) -> str:
     return f"MSG#{seq:010d}"
 
@@ -275,6 +282,8 @@ def _to_state(item: dict[str, Any], user_id: str) -> tuple[SessionState, bytes |
         message_count=int(item["messageCount"]["N"]),
         summarized_through=int(item.get("cursor", {"N": "0"})["N"]),
         facts_through=int(item.get("factsThrough", {"N": "0"})["N"]),
+        forgotten_seqs=frozenset(int(n) for n in item.get("forgotten", {}).get("NS", [])),
+        forget_gen=int(item.get("forgetGen", {"N": "0"})["N"]),
         created_at=_parse(item["createdAt"]["S"]),
         updated_at=_parse(item["updatedAt"]["S"]),
     )
@@ -542,31 +551,63 @@ class DynamoDBStore:
             raise _dependency_error(exc, "commit turn") from exc
 
     def advance_summary(
-        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime
+        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime,
+        forget_gen: int = 0,
     ) -> None:
-        """Write the new summary and cursor only if the cursor is still ``old_cursor`` and the
-        user is not being erased.
+        """Write the new summary and cursor only if the cursor is still ``old_cursor``, no message
+        was forgotten since the fold read ``forget_gen``, and the user is not being erased.
 
         Raises ConcurrentUpdateError when another fold moved it first (the cursor never moves
-        back and never skips: it only moves from the value this fold read), ErasureInProgressError.
+        back and never skips: it only moves from the value this fold read) or a message was
+        forgotten meanwhile (the fold read it: folding again leaves it out), ErasureInProgressError.
         """
         if new_cursor <= old_cursor:
             raise ValueError("the cursor only moves forward")
+        gen_condition, gen_values = _gen_condition(forget_gen)
         self._write_unless_erasing(user_id, now, {
             "Update": {
                 "TableName": self._table,
                 "Key": {"PK": {"S": _session_pk(user_id, session_id)}, "SK": {"S": STATE_SK}},
                 "UpdateExpression": "SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
-                "ConditionExpression": "#cursor = :old AND messageCount >= :new",
+                "ConditionExpression": f"#cursor = :old AND messageCount >= :new AND {gen_condition}",
                 "ExpressionAttributeNames": {"#cursor": "cursor"},
                 "ExpressionAttributeValues": {
                     ":new": {"N": str(new_cursor)},
                     ":old": {"N": str(old_cursor)},
                     ":ct": {"B": summary_ciphertext},
                     ":now": {"S": _iso(now)},
+                    **gen_values,
                 },
             }
         }, "advance summary", "The summary cursor moved while this fold ran.")
+
+    def forget_messages(
+        self, session_id: str, *, user_id: str, seqs: tuple[int, ...], cursor: int, forget_gen: int,
+        summary_ciphertext: bytes | None, now: datetime, client_turn_ids: tuple[str, ...] = (),
+    ) -> None:
+        """Delete the messages ``seqs``, record them as forgotten and write the summary folded
+        again without them (None: no summary left), all in one transaction, only if the cursor
+        and the forget count are still those read (a fold that moved the cursor, or a forget
+        that came first: ConcurrentUpdateError, fold again) and the user is not being erased.
+        ``client_turn_ids``: the turn records holding those messages' reply (deleted too)."""
+        pk = {"S": _session_pk(user_id, session_id)}
+        gen_condition, gen_values = _gen_condition(forget_gen)
+        summary = "SET summaryCt = :ct, summarizedAt = :now" if summary_ciphertext else "REMOVE summaryCt"
+        values = {":seqs": {"NS": [str(s) for s in seqs]}, ":one": {"N": "1"}, ":cursor": {"N": str(cursor)}, **gen_values}
+        if summary_ciphertext:
+            values.update({":ct": {"B": summary_ciphertext}, ":now": {"S": _iso(now)}})
+        update = {"Update": {
+            "TableName": self._table, "Key": {"PK": pk, "SK": {"S": STATE_SK}},
+            "UpdateExpression": f"ADD forgotten :seqs, forgetGen :one {summary}",
+            "ConditionExpression": f"#cursor = :cursor AND {gen_condition}",
+            "ExpressionAttributeNames": {"#cursor": "cursor"},
+            "ExpressionAttributeValues": values,
+        }}
+        deletes = [{"Delete": {"TableName": self._table, "Key": {"PK": pk, "SK": {"S": _msg_sk(s)}}}} for s in seqs]
+        deletes += [{"Delete": {"TableName": self._table, "Key": self._claim_key(user_id, session_id, c)}}
+                    for c in client_turn_ids]
+        self._write_unless_erasing(user_id, now, [update, *deletes], "forget messages",
+                                   "The session's summary moved while the message was forgotten.")
 
     def _marker_put(self, user_id: str, session_id: str, when: str) -> dict[str, Any]:
         """The session's marker in its user's partition. Unconditional: the STATE condition of the
@@ -630,6 +671,25 @@ class DynamoDBStore:
             lease_until=float(old["leaseUntil"]["N"]),
             response_ciphertext=bytes(ct) if ct is not None else None,
         )
+
+    def turn_responses(self, user_id: str, session_id: str) -> list[tuple[str, bytes]]:
+        """(clientTurnId, response ciphertext) of the session's completed turn records (all pages, consistent)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self._table, "ConsistentRead": True, "ProjectionExpression": "SK, responseCt",
+            "KeyConditionExpression": "PK = :pk AND begins_with(SK, :p)",
+            "ExpressionAttributeValues": {":pk": {"S": _user_pk(user_id)}, ":p": {"S": f"TURN#{session_id}#"}},
+        }
+        out: list[tuple[str, bytes]] = []
+        try:
+            while True:
+                page = self._ddb.query(**kwargs)
+                out.extend((i["SK"]["S"].removeprefix(f"TURN#{session_id}#"), bytes(i["responseCt"]["B"]))
+                           for i in page["Items"] if i.get("responseCt", {}).get("B"))
+                if "LastEvaluatedKey" not in page:
+                    return out
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        except (ClientError, BotoCoreError) as exc:
+            raise _dependency_error(exc, "turn records") from exc
 
     def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
         try:
@@ -841,18 +901,36 @@ class DynamoDBStore:
                 "ExpressionAttributeValues": {**values, **extra},
             }}
 
+        seen = {":seen": {"S": _iso(active_at)}}
         try:
             self._write_unless_erasing(user_id, now, update(
                 "SET profileCt = :ct, refreshedAt = :now REMOVE dueShard", "activeAt = :seen",
-                {":seen": {"S": _iso(active_at)}}), "put profile", "The user was active again while the profile was written.")
+                seen), "put profile", "The user was active again while the profile was written.")
         except ConcurrentUpdateError:
             # Active again while the profile was written: store it, and stay due for the next
-            # run - unless the item is gone (erased meanwhile: nothing to revive).
+            # run - unless the item is gone (erased meanwhile: nothing to revive) or the profile
+            # was reset by a forget after this refresh began (it may hold what was forgotten).
             try:
                 self._write_unless_erasing(user_id, now, update(
-                    "SET profileCt = :ct, refreshedAt = :now", "attribute_exists(PK)", {}), "put profile", "The profile item is gone.")
+                    "SET profileCt = :ct, refreshedAt = :now",
+                    "attribute_exists(PK) AND (attribute_not_exists(forgotAt) OR forgotAt <= :seen)", seen),
+                    "put profile", "The profile item is gone, or was reset.")
             except ConcurrentUpdateError:
                 pass
+
+    def reset_profile(self, user_id: str, now: datetime) -> None:
+        """Drop the profile and make the user due, so the next refresh writes it anew from the
+        messages left (never from the old profile). A refresh that began before this cannot
+        write its profile after it (``put_profile``). ErasureInProgressError during an erasure."""
+        try:
+            self._write_unless_erasing(user_id, now, {"Update": {
+                "TableName": self._table, "Key": {"PK": {"S": _user_pk(user_id)}, "SK": {"S": PROFILE_SK}},
+                "UpdateExpression": "SET activeAt = :now, dueShard = :shard, forgotAt = :now REMOVE profileCt, refreshedAt",
+                "ExpressionAttributeValues": {":now": {"S": _iso(now)}, ":shard": {"S": self._due_shard(user_id)}},
+            }}, "reset profile", "The profile changed while it was reset.")
+        except ConcurrentUpdateError:
+            # The only race: another writer held the item at that moment (no condition here).
+            raise DependencyUnavailableError("The profile was busy; retry.", code="profile_busy") from None
 
     def recent_messages(self, user_id: str, session_id: str, limit: int) -> list[StoredMessage]:
         try:

@@ -174,6 +174,15 @@ def refused(tombstones: Sequence[Forgotten], learnt: Sequence[tuple[FactCandidat
     return kept, len(learnt) - len(kept)
 
 
+def _identity(t: Forgotten) -> tuple[object, ...]:
+    return (t.session_id, t.seq, t.at, t.since, t.key, t.value_hash)
+
+
+def holds(tombstones: Sequence[Forgotten], t: Forgotten) -> bool:
+    """Whether ``t`` is already among ``tombstones`` (whenever it was made)."""
+    return any(_identity(x) == _identity(t) for x in tombstones)
+
+
 def bounded(tombstones: Sequence[Forgotten], now: datetime, max_kept: int = FORGOTTEN_MAX) -> list[Forgotten]:
     """Tombstones worth keeping: those of deleted messages for DELETED_TTL, the rest the newest
     ``max_kept``; duplicates once."""
@@ -181,9 +190,12 @@ def bounded(tombstones: Sequence[Forgotten], now: datetime, max_kept: int = FORG
         deleted = t.key is None and t.value_hash is None
         return not deleted or t.made_at is None or now - t.made_at < DELETED_TTL
 
-    unique = list(dict.fromkeys(t for t in tombstones if live(t)))
-    unique.sort(key=lambda t: t.made_at or t.at)
-    return unique[-max_kept:]
+    latest: dict[tuple[object, ...], Forgotten] = {}
+    for t in sorted((t for t in tombstones if live(t)), key=lambda t: t.made_at or t.at):
+        key = _identity(t)
+        latest.pop(key, None)
+        latest[key] = t  # the same tombstone again (a retried forget) is kept once, as the latest
+    return list(latest.values())[-max_kept:]
 
 
 # --- the summary ----------------------------------------------------------------------------

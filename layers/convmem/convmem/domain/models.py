@@ -55,6 +55,10 @@ class SessionState(BaseModel):
     summary: str | None = None
     facts_through: int = 0
     """Highest seq the facts consumer has examined (its own cursor; a lost job is caught up)."""
+    forgotten_seqs: frozenset[int] = frozenset()
+    """Seqs of messages forgotten one by one (their rows are gone; the seqs are never used again)."""
+    forget_gen: int = 0
+    """Counts those forgets: a fold that read the messages before one must not write after it."""
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
