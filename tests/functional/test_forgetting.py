@@ -230,3 +230,12 @@ def test_a_forgotten_fact_is_not_learnt_again_from_its_message_but_is_when_told_
     say(api, "s", ["I live in Busan, near the sea"])
     learn(settings, "s", 3)
     assert fact(api, "home.location").source.seq == 3
+
+
+def test_a_bad_facts_choice_is_a_400_that_deletes_nothing(aws, handler, api, settings):
+    say(api, "s", ["I like green tea"])
+    learn(settings, "s", 1)
+    before = scan_all(aws[1])
+    status, body = call(handler, delete("/v1/sessions/s", "facts=drop"))
+    assert status == 400 and body["error"]["code"] == "invalid_request"
+    assert scan_all(aws[1]) == before
