@@ -162,7 +162,9 @@ def test_forgetting_one_message_takes_its_reply_its_facts_and_its_words_in_the_s
     assert after.summary == expected and "ZX-2" in after.summary
     assert fact(api, "home.location") is None and fact(api, "name").value == "Minji"
     assert fact(api, "preference.green_tea") is not None
-    for where, text in (("tables", plaintexts(settings, resolver)), ("queues", queue_messages())):
+    export = call(handler, load_event("api_export_me.json"))[1]
+    for where, text in (("tables", plaintexts(settings, resolver)), ("queues", queue_messages()),
+                        ("export", json.dumps(export))):
         assert CANARY.lower() not in text.lower(), where
     # Idempotent; an agent reply is not a visitor message; a seq never used is not found.
     assert handler(delete("/v1/sessions/s/messages/5"))["statusCode"] == 204
