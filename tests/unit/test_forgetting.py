@@ -224,3 +224,13 @@ def test_merge_records_every_message_a_value_was_learnt_from():
     facts = merge(facts, candidate("name", "Minji Kim"), source[3], now=T0, new_id=lambda: "x").facts  # enriched
     facts = merge(facts, candidate("name", "Minji"), source[0], now=T0, new_id=lambda: "x").facts  # said before
     assert [s.seq for s in forgetting.sources(facts[0])] == [1, 2, 3, 4]
+
+
+def test_a_fact_stored_before_sources_were_kept_still_keeps_its_confirmation():
+    said = [FactSource(session_id=s, seq=1, channel="web", at=T0 + timedelta(minutes=i)) for i, s in enumerate(("s-a", "s-b"))]
+    old = Fact(id="f1", key="name", statement="name: Minji", value="Minji", source=said[0], confirmed_by=said[1],
+               created_at=T0, updated_at=T0)  # as documents from before ``earlier`` hold it
+
+    (after,) = forget([old], forgetting.in_session("s-a", None, T0 + timedelta(days=1)))
+
+    assert (after.id, after.value, after.source) == ("f1", "Minji", said[1])

@@ -41,6 +41,10 @@ def evidence(fact: Fact) -> list[FactVersion]:
                           replaced_at=fact.updated_at, when=fact.when if fact.when_from is None else None)
     history = [v.model_copy(update={"when": None}) if v.when_from is not None else v for v in fact.history]
     said = [*fact.earlier, current, *history, *(e for v in fact.history for e in v.earlier)]
+    if fact.confirmed_by is not None:
+        # A restatement as documents from before ``earlier`` hold it (only the latest, no wording
+        # of its own): what it confirmed. Newer documents have it in ``earlier`` already.
+        said.append(current.model_copy(update={"source": fact.confirmed_by}))
     seen: dict[tuple[str, int, datetime], FactVersion] = {}
     for v in said:
         seen.setdefault((v.source.session_id, v.source.seq, v.source.at), v)
