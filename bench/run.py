@@ -20,6 +20,8 @@ after the other, so no section's work competes with another's timing:
                     tokens apart, beside Bedrock AgentCore Memory's price for the same workload (bench/cost.py)
   profile_fanout    5,000 due users: the tick, then the refresh function at its MaximumConcurrency until all are
                     refreshed; the projected time on AWS at the template's bounds (bench/profile_fanout.py)
+  forgetting        forget a 100-message conversation that fed 30 of a person's 1,000 facts (?facts=forget), and
+                    one early message of it (summary folded again): ms, DynamoDB calls, bytes (bench/forgetting.py)
 
     .venv/bin/python -m bench                # everything, writes bench/results.json
     .venv/bin/python -m bench --smoke        # a few turns of everything (what the test tier runs)
@@ -61,6 +63,7 @@ SECTIONS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "profile_fanout": ("bench.profile_fanout", {"users": 400, "turns": 1}, {"users": 24, "turns": 1}),
     "cost": ("bench.cost", {"turns": 1000, "conversations": [20, 200, 1000], "profile_every": 20},
              {"turns": 12, "conversations": [5, 12], "profile_every": 6}),
+    "forgetting": ("bench.forgetting", {"reps": 3}, {"reps": 1, "messages": 20, "n_facts": 60, "taught": 6}),
 }
 
 
@@ -355,6 +358,16 @@ def table(r: dict[str, Any]) -> str:
         from bench.cost import table as cost_table
 
         lines += cost_table(co)
+    fg = r.get("forgetting")
+    if fg:
+        lines.append(f"\nForgetting ({fg['messages']} messages that fed {fg['taught']} of {fg['facts']:,} facts, "
+                     f"{fg['facts_shards']} shards; in-process moto)")
+        rows = [["", "ms median", "ms max", "DynamoDB calls", "KMS calls", "bytes sent", "bytes received"]]
+        for name, label in (("forget_session", "the conversation, ?facts=forget"), ("forget_message", "one early message")):
+            x = fg[name]
+            rows.append([label, x["ms_median"], x["ms_max"], x["dynamodb_calls"], x["kms_calls"],
+                         x["dynamodb_bytes_sent"], x["dynamodb_bytes_received"]])
+        lines += _rows(rows)
     rc = r.get("recall")
     if rc:
         from bench.recall import table as recall_table

@@ -53,6 +53,7 @@ class _Profile:
     refreshed_at: datetime | None = None
     active_at: datetime | None = None
     due: bool = False
+    forgot_at: datetime | None = None
 
 
 @dataclass
@@ -160,16 +161,32 @@ class InMemoryStore:
         return list(reversed(self.messages_between(user_id, session_id, 1, 10**10 - 1)))[:limit]
 
     def advance_summary(self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int,
-                        summary_ciphertext: bytes, now: datetime) -> None:
+                        summary_ciphertext: bytes, now: datetime, forget_gen: int = 0) -> None:
         if new_cursor <= old_cursor:
             raise ValueError("the cursor only moves forward")
         with self._lock:
             self._refuse_if_erasing(user_id, now)
             s = self.sessions.get((user_id, session_id))
-            if s is None or s.state.summarized_through != old_cursor or s.state.message_count < new_cursor:
+            if s is None or s.state.summarized_through != old_cursor or s.state.message_count < new_cursor \
+                    or s.state.forget_gen != forget_gen:
                 raise ConcurrentUpdateError("The summary cursor moved while this fold ran.")
             s.state = s.state.model_copy(update=dict(summarized_through=new_cursor))
             s.summary_ct = summary_ciphertext
+
+    def forget_messages(self, session_id: str, *, user_id: str, seqs: tuple[int, ...], cursor: int, forget_gen: int,
+                        summary_ciphertext: bytes | None, now: datetime, client_turn_ids: tuple[str, ...] = ()) -> None:
+        with self._lock:
+            self._refuse_if_erasing(user_id, now)
+            s = self.sessions.get((user_id, session_id))
+            if s is None or s.state.summarized_through != cursor or s.state.forget_gen != forget_gen:
+                raise ConcurrentUpdateError("The session's summary moved while the message was forgotten.")
+            for seq in seqs:
+                s.messages.pop(seq, None)
+            for turn_id in client_turn_ids:
+                self.claims.pop((user_id, session_id, turn_id), None)
+            s.summary_ct = summary_ciphertext
+            s.state = s.state.model_copy(update=dict(forgotten_seqs=s.state.forgotten_seqs | set(seqs),
+                                                     forget_gen=forget_gen + 1))
 
     def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         with self._lock:
@@ -218,6 +235,11 @@ class InMemoryStore:
                 self.claims[key] = TurnClaim(status="in_progress", lease_until=int(now) + lease_seconds)
                 return None
             return old
+
+    def turn_responses(self, user_id: str, session_id: str) -> list[tuple[str, bytes]]:
+        with self._lock:
+            return [(k[2], c.response_ciphertext) for k, c in self.claims.items()
+                    if k[:2] == (user_id, session_id) and c.response_ciphertext]
 
     def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
         with self._lock:
@@ -281,9 +303,18 @@ class InMemoryStore:
             p = self.profiles.get(user_id)
             if p is None:
                 return  # erased meanwhile: nothing to revive
-            p.ciphertext, p.refreshed_at = ciphertext, now
             if p.active_at == active_at:
-                p.due = False
+                p.ciphertext, p.refreshed_at, p.due = ciphertext, now, False
+            elif p.forgot_at is None or p.forgot_at <= active_at:  # not reset by a forget since it began
+                p.ciphertext, p.refreshed_at = ciphertext, now
+
+    def reset_profile(self, user_id: str, now: datetime) -> None:
+        with self._lock:
+            self._refuse_if_erasing(user_id, now)
+            p = self.profiles.setdefault(user_id, _Profile())
+            p.ciphertext = p.refreshed_at = None
+            p.active_at = p.forgot_at = now
+            p.due = True
 
     # --- run leases ----------------------------------------------------------------------
     def acquire_lease(self, name: str, *, owner: str, now: datetime, until: datetime) -> bool:

@@ -273,3 +273,35 @@ def test_an_imported_turn_may_not_go_back_before_the_sessions_last_message(store
         commit(store, expected=2, at=NOW - timedelta(minutes=1), in_order=True)
     commit(store, expected=2, at=NOW + timedelta(minutes=1), in_order=True)
     assert store.get_state("alice", "s1")[0].last_at == NOW + timedelta(minutes=1)
+
+
+def test_forgetting_messages_removes_them_and_refuses_a_fold_that_read_them(store):
+    for n in range(2):
+        commit(store, expected=2 * n, client_turn_id=f"c{n}", response_ciphertext=b"r")
+    gen = store.get_state("alice", "s1")[0].forget_gen
+    store.forget_messages("s1", user_id="alice", seqs=(1, 2), cursor=0, forget_gen=gen, summary_ciphertext=None,
+                          now=NOW, client_turn_ids=("c0",))
+    state = store.get_state("alice", "s1")[0]
+    assert state.forgotten_seqs == {1, 2} and state.forget_gen == gen + 1
+    assert seqs(store.messages_between("alice", "s1", 1, 9)) == [3, 4]
+    assert [turn for turn, _ in store.turn_responses("alice", "s1")] == ["c1"]
+    with pytest.raises(ConcurrentUpdateError):  # a fold that read the session before the forget
+        store.advance_summary("s1", user_id="alice", old_cursor=0, new_cursor=4, summary_ciphertext=b"x",
+                              now=NOW, forget_gen=gen)
+    with pytest.raises(ConcurrentUpdateError):  # a second forget on what it read before the first
+        store.forget_messages("s1", user_id="alice", seqs=(3, 4), cursor=0, forget_gen=gen, summary_ciphertext=None,
+                              now=NOW)
+    store.advance_summary("s1", user_id="alice", old_cursor=0, new_cursor=4, summary_ciphertext=b"s", now=NOW,
+                          forget_gen=gen + 1)
+
+
+def test_a_profile_reset_by_a_forget_is_not_overwritten_by_a_refresh_that_began_before(store):
+    store.mark_active("alice", NOW)
+    store.put_profile("alice", ciphertext=b"old", now=NOW, active_at=NOW)
+    store.reset_profile("alice", NOW + timedelta(seconds=2))
+    assert store.profile_state("alice").ciphertext is None and store.profile_state("alice").due
+    store.put_profile("alice", ciphertext=b"stale", now=NOW, active_at=NOW)  # began before the reset
+    assert store.profile_state("alice").ciphertext is None
+    after = store.profile_state("alice").active_at
+    store.put_profile("alice", ciphertext=b"new", now=NOW + timedelta(seconds=3), active_at=after)
+    assert store.profile_state("alice").ciphertext == b"new" and not store.profile_state("alice").due

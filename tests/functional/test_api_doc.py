@@ -19,16 +19,6 @@ API_MD = ROOT / "docs" / "api.md"
 # Served and documented, but outside the OpenAPI document (it is the document).
 NOT_IN_SCHEMA = {"GET /v1/openapi.json"}
 
-# Documented in docs/api.md while they are built on other branches. The integrator empties these at
-# each merge; the test fails when a route here is served (or a status here is declared), so a stale
-# entry cannot hide a difference.
-PENDING_ROUTES = {
-    "DELETE /v1/sessions/{sessionId}/messages/{seq}": "forget one message (branch i20)",
-}
-PENDING_STATUSES = {
-    "DELETE /v1/sessions/{sessionId}": ({409}, "a forget racing a turn (branch i20)"),
-}
-
 ROW = re.compile(r"^\| `(GET|POST|PUT|PATCH|DELETE) (/v1/[^`]*)` \|(.*)\|(.*)\|(.*)\|\s*$")
 
 
@@ -67,17 +57,13 @@ def test_the_routes_table_is_read():
 def test_every_served_route_is_documented_and_every_documented_route_is_served(openapi):
     documented = set(documented_routes())
     assert set(openapi) - documented == set(), "served but not in docs/api.md"
-    assert documented - set(openapi) - NOT_IN_SCHEMA - set(PENDING_ROUTES) == set(), "in docs/api.md but not served"
-    landed = set(PENDING_ROUTES) & set(openapi)
-    assert not landed, f"served now: remove them from PENDING_ROUTES {sorted(landed)}"
+    assert documented - set(openapi) - NOT_IN_SCHEMA == set(), "in docs/api.md but not served"
 
 
 def test_every_status_a_route_answers_is_documented_for_that_route(openapi):
     documented = documented_routes()
     for route, statuses in openapi.items():
-        pending, _why = PENDING_STATUSES.get(route, (set(), ""))
-        assert not (pending & statuses), f"{route} declares {sorted(pending & statuses)} now: empty PENDING_STATUSES"
-        assert documented[route] - pending == statuses, route
+        assert documented[route] == statuses, route
 
 
 def test_every_status_in_the_routes_table_is_explained_in_the_errors_table():

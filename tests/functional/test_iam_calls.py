@@ -114,7 +114,8 @@ def api_work(settings, clients: dict[str, Any]) -> None:
     services.facts.list_facts(USER)
     services.profile.get_profile(USER)
     services.export.export(USER)
-    services.forget.forget_session(USER, "s-other")
+    services.forget.forget_message(USER, SESSION, 1)  # its facts, summary, reply and turn record
+    services.forget.forget_session(USER, "s-other", facts="forget")  # what was learnt from it, the profile
     services.forget.erase(USER)
 
 

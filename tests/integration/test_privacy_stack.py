@@ -52,3 +52,29 @@ def test_erasure_over_http(stack):
     assert export == {"userId": user, "profile": None, "profileRefreshedAt": None, "facts": [], "sessions": []}
     left = [i for i in stack.settled_scan() if i.get("PK", {}).get("S") in {f"SESSION#{user}#erase-{n}" for n in range(3)}]
     assert left == []
+
+
+def test_forgetting_a_message_and_a_conversation_over_http(stack):
+    """The stack's own facts and fold consumers learnt from the canary; forgetting reaches it."""
+    user = "privacy-forget-user"
+    for session, text in (("kept", "My name is Minji and I live in Busan"), ("moved", "I moved to Wombatfield"),
+                          ("moved", "I like green tea"), ("one", "My email is wombat.canary@example.net"),
+                          ("one", "order ZX-9 is late")):
+        assert stack.turn(user, session, text).status_code == 200
+    stack.settle(timeout=40)
+    facts = requests.get(f"{stack.url}/v1/me/facts", headers=stack.headers(user), timeout=10).json()["facts"]
+    assert {f["key"] for f in facts} >= {"home.location", "contact.email", "preference.green_tea"}
+
+    gone = requests.delete(f"{stack.url}/v1/sessions/one/messages/1", headers=stack.headers(user), timeout=30)
+    assert gone.status_code == 204, gone.text
+    assert [m["seq"] for m in stack.transcript(user, "one")] == [3, 4]
+    gone = requests.delete(f"{stack.url}/v1/sessions/moved?facts=forget", headers=stack.headers(user), timeout=30)
+    assert gone.status_code == 204, gone.text
+
+    export = requests.get(f"{stack.url}/v1/me/export", headers=stack.headers(user), timeout=10).json()
+    home = next(f for f in export["facts"] if f["key"] == "home.location")
+    assert home["text"] == "Lives in Busan" and [s["sessionId"] for s in home["sources"]] == ["kept"]
+    assert {f["key"] for f in export["facts"]} == {"name", "home.location"}
+    stored = json.dumps([{k: str(v) for k, v in i.items()} for i in stack.settled_scan()]).lower()
+    for canary in ("wombatfield", "wombat.canary@example.net"):
+        assert canary not in json.dumps(export).lower() and canary not in stored

@@ -1,5 +1,5 @@
 """A user's conversations: take a turn (or, for an agent with its own model, get its context and
-record its exchange), list and read sessions, forget one."""
+record its exchange), list and read sessions, forget one (or one message), with what was learnt from it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.metrics import MetricUnit
 from convmem import api_schemas as wire
 from convmem.http_errors import documented
@@ -81,7 +81,17 @@ def transcript(
     return wire.Transcript.of(services(router).sessions.transcript(caller(router), sessionId, after, limit))
 
 
-@router.delete("/v1/sessions/<sessionId>", security=CALLER, responses=documented(204, "Forgotten", *AUTH_ERRORS, 404))
-def forget_session(sessionId: Id) -> Response[None]:  # noqa: N803
-    services(router).forget.forget_session(caller(router), sessionId)
+@router.delete("/v1/sessions/<sessionId>", security=CALLER, responses=documented(204, "Forgotten", *AUTH_ERRORS, 404, 409))
+def forget_session(
+    sessionId: Id,  # noqa: N803
+    facts: Annotated[Literal["keep", "forget"], Query(description="forget: also what was learnt only from it")] = "keep",
+) -> Response[None]:
+    services(router).forget.forget_session(caller(router), sessionId, facts=facts)
+    return Response(status_code=204)
+
+
+@router.delete("/v1/sessions/<sessionId>/messages/<seq>", security=CALLER,
+               responses=documented(204, "Forgotten, with its reply and what was learnt only from it", *AUTH_ERRORS, 404, 409))
+def forget_message(sessionId: Id, seq: Annotated[int, Path(ge=1, le=10**10 - 1)]) -> Response[None]:  # noqa: N803
+    services(router).forget.forget_message(caller(router), sessionId, seq)
     return Response(status_code=204)

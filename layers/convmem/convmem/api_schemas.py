@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from convmem.domain import forgetting
 from convmem.domain.context_assembly import render_blocks
 from convmem.domain.models import (
     ID_CHARS,
@@ -290,12 +291,16 @@ class FactVersionOut(Wire):
 
 class FactExport(FactOut):
     source: SourceOut
+    sources: list[SourceOut] = Field(description=(
+        "Every message the fact was learnt from (its value, restatements, earlier values), oldest first: "
+        "why convmem believes it, before deciding to forget it."))
     history: list[FactVersionOut]
 
     @classmethod
     def of(cls, f: Fact) -> FactExport:
         return cls(
             **FactOut.of(f).model_dump(), source=SourceOut.of(f.source),
+            sources=[SourceOut.of(s) for s in forgetting.sources(f)],
             history=[FactVersionOut(text=v.statement, source=SourceOut.of(v.source), replaced_at=iso(v.replaced_at) or "")
                      for v in f.history],
         )

@@ -140,6 +140,7 @@ def wire_api(
 ) -> ApiServices:
     """The API's services on the given ports: DynamoDB and the encryption SDK in ``build_api``,
     in-memory fakes in the service tests (one wiring for both)."""
+    facts = FactsService(store=store, cipher=cipher, model=model, clock=clock, settings=settings)
     return ApiServices(
         auth=AuthService(
             secrets,
@@ -153,9 +154,9 @@ def wire_api(
         ),
         turns=TurnService(store=store, cipher=cipher, model=model, clock=clock, settings=settings, jobs=jobs),
         sessions=SessionService(store=store, cipher=cipher),
-        facts=FactsService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
+        facts=facts,
         profile=ProfileService(store=store, cipher=cipher, model=model, clock=clock, settings=settings),
-        forget=ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=jobs),
+        forget=ForgetService(store=store, cipher=cipher, clock=clock, settings=settings, jobs=jobs, facts=facts, model=model),
         export=ExportService(store=store, cipher=cipher),
     )
 

@@ -74,6 +74,8 @@ def validation_error_response(problems: Sequence[Any]) -> Response:
         if p.get("type") == "json_invalid":
             return error_response(400, "malformed_json", "The request body is not valid JSON.")
         where = tuple(p.get("loc", ()))
+        if where == ("path", "seq"):
+            return error_response(400, "invalid_seq", "seq must be a message's seq: a whole number, 1 or more.")
         if len(where) == 2 and where[0] == "path":
             name = where[1]
             return error_response(400, f"invalid_{name}", f"{name} must be {ID_RULE} (not . or ..)")

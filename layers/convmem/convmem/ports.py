@@ -122,10 +122,20 @@ class Conversations(Protocol):
         """Messages with low <= seq <= high, ascending."""
 
     def advance_summary(
-        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime
+        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime,
+        forget_gen: int = 0,
     ) -> None:
-        """Move the cursor from ``old_cursor`` to ``new_cursor`` with the new summary; ConcurrentUpdateError if it moved,
-        ErasureInProgressError if the user is being erased (as put_facts and put_profile, and commit_turn)."""
+        """Move the cursor from ``old_cursor`` to ``new_cursor`` with the new summary; ConcurrentUpdateError if it moved
+        or a message was forgotten since ``forget_gen`` was read, ErasureInProgressError if the user is being erased
+        (as put_facts and put_profile, and commit_turn)."""
+
+    def forget_messages(
+        self, session_id: str, *, user_id: str, seqs: tuple[int, ...], cursor: int, forget_gen: int,
+        summary_ciphertext: bytes | None, now: datetime, client_turn_ids: tuple[str, ...] = (),
+    ) -> None:
+        """Delete messages ``seqs`` (and the turn records ``client_turn_ids``), record them forgotten and store
+        the summary folded again without them (None: no summary), at once; ConcurrentUpdateError if the cursor
+        or the forget count moved."""
 
     def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         """Move the session's facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
@@ -161,6 +171,9 @@ class TurnClaims(Protocol):
     def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
         """Drop an in-progress claim after a failed turn, so a retry can run."""
 
+    def turn_responses(self, user_id: str, session_id: str) -> list[tuple[str, bytes]]:
+        """(clientTurnId, response ciphertext) of every completed turn record of the session."""
+
 
 class Memories(Protocol):
     """The user's durable layers: the facts document and the profile, with who is due a refresh."""
@@ -190,6 +203,8 @@ class Memories(Protocol):
     def put_profile(self, user_id: str, *, ciphertext: bytes, now: datetime, active_at: datetime) -> None:
         """Store a new profile; the user stays due if they were active again after ``active_at``."""
 
+    def reset_profile(self, user_id: str, now: datetime) -> None:
+        """Drop the profile and make the user due: the next refresh writes it anew, never from the old one."""
 
 class Erasures(Protocol):
     """The erasure marker and the deletion of the user's own items."""

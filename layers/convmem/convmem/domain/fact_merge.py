@@ -70,6 +70,8 @@ KEPT_WHOLE = 4
 # A digest of compacted facts stays readable in one request.
 DIGEST_MAX_CHARS = 1200
 DIGEST_PART_WORDS = 14
+# Other messages remembered as having said a value (``Fact.earlier``): what forgetting replays.
+EARLIER_MAX = 10
 
 Action = Literal["created", "updated", "confirmed", "reworded", "history", "duplicate", "full"]
 
@@ -141,7 +143,8 @@ def _polarity(value: str) -> str:
 
 def _said_here(fact: Fact, source: FactSource) -> bool:
     same = (source.session_id, source.seq)
-    seen = [fact.source, fact.confirmed_by, *(v.source for v in fact.history)]
+    versions = [*fact.earlier, *fact.history, *(e for v in fact.history for e in v.earlier)]
+    seen = [fact.source, fact.confirmed_by, *(v.source for v in versions)]
     return any(s is not None and (s.session_id, s.seq) == same for s in seen)
 
 
@@ -200,27 +203,39 @@ def merge(
         _norm(candidate.value) == _norm(fact.value) or similarity(candidate.value, fact.value) >= threshold
     )
     richer = same_polarity and set(relevance.terms(candidate.value)) > set(relevance.terms(fact.value))
+    said = FactVersion(statement=candidate.statement, value=candidate.value, source=source, replaced_at=source.at,
+                       when=candidate.when)
     if source.at < fact.source.at:
         # Said before the current value: it can only be part of the history.
-        if close or any(_norm(v.value) == _norm(candidate.value) and v.source.at == source.at for v in fact.history):
+        if any(_norm(v.value) == _norm(candidate.value) and v.source.at == source.at for v in fact.history):
             return MergeResult(out, "duplicate", fact.id)
+        if close:  # the current value, said earlier too: remembered as one more of its sources
+            earlier = sorted([*fact.earlier, said], key=lambda v: v.source.at)[-EARLIER_MAX:]
+            out[index] = fact.model_copy(update={"earlier": earlier, "updated_at": now})
+            return MergeResult(out, "confirmed", fact.id)
         later = min([v.source.at for v in fact.history if v.source.at > source.at] + [fact.source.at])
-        version = FactVersion(statement=candidate.statement, value=candidate.value, source=source, replaced_at=later)
+        version = FactVersion(statement=candidate.statement, value=candidate.value, source=source, replaced_at=later,
+                              when=candidate.when)
         history = sorted([*fact.history, version], key=lambda v: v.source.at)[-max_history:]
         out[index] = fact.model_copy(update={"history": history, "updated_at": now})
         return MergeResult(out, "history", fact.id)
     if richer and candidate.when in (None, fact.when):  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
+        worded = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at, when=fact.when)
         out[index] = fact.model_copy(update={
             "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now,
-            "embedding": None})
+            "embedding": None, "earlier": [*fact.earlier, worded][-EARLIER_MAX:],
+            "when_from": (fact.when_from or fact.source) if fact.when and candidate.when is None else None})
         return MergeResult(out, "reworded", fact.id)
     if close and candidate.when in (None, fact.when):
-        out[index] = fact.model_copy(update={"confirmed_by": source, "updated_at": now})
+        out[index] = fact.model_copy(update={
+            "confirmed_by": source, "updated_at": now, "earlier": [*fact.earlier, said][-EARLIER_MAX:]})
         return MergeResult(out, "confirmed", fact.id)
-    old = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at)
+    old = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at,
+                      when=fact.when, when_from=fact.when_from, earlier=fact.earlier)
     out[index] = fact.model_copy(update={
         "statement": candidate.statement, "value": candidate.value, "source": source, "confirmed_by": None,
         "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None, "when": candidate.when,
+        "earlier": [], "when_from": None,
     })
     return MergeResult(out, "updated", fact.id)
 
@@ -319,15 +334,18 @@ def compact(facts: Sequence[Fact], *, now: datetime, new_id: Callable[[], str], 
         part = _short(f.statement, DIGEST_PART_WORDS)
         keys = sorted((k for k in digests if k == month or k.startswith(month + "_")), key=len)
         last = digests[max(keys, key=lambda k: (len(k), k))] if keys else None
+        # Only where the part came from (no second copy of its words): forgetting that message drops the digest.
+        folded = FactVersion(statement="", value="", source=f.source, replaced_at=now)
         if last is not None and len(last.statement) + 2 + len(part) <= DIGEST_MAX_CHARS:
             statement = f"{last.statement}; {part}"
             digests[last.key] = last.model_copy(update={
-                "statement": statement, "value": _digest_value(statement), "updated_at": now, "embedding": None})
+                "statement": statement, "value": _digest_value(statement), "updated_at": now, "embedding": None,
+                "earlier": [*last.earlier, folded]})
         else:
             key = month if not keys else f"{month}_{len(keys) + 1}"
             statement = f"Earlier, in {fact_dates.month_text(said.year, said.month)}: {part}"
             digests[key] = Fact(id=new_id(), key=key, statement=statement, value=_digest_value(statement), source=f.source,
-                                created_at=now, updated_at=now, when=f"{said:%Y-%m}")
+                                created_at=now, updated_at=now, when=f"{said:%Y-%m}", earlier=[folded])
     kept = [f for f in facts if f.id not in gone and f.key not in digests]
     return [*kept, *digests.values()], len(gone)
 

@@ -60,6 +60,10 @@ class SessionState(BaseModel):
     summary: str | None = None
     facts_through: int = 0
     """Highest seq the facts consumer has examined (its own cursor; a lost job is caught up)."""
+    forgotten_seqs: frozenset[int] = frozenset()
+    """Seqs of messages forgotten one by one (their rows are gone; the seqs are never used again)."""
+    forget_gen: int = 0
+    """Counts those forgets: a fold that read the messages before one must not write after it."""
     created_at: datetime | None = None
     updated_at: datetime | None = None
     last_at: datetime | None = None
@@ -212,6 +216,13 @@ class FactVersion(BaseModel):
     value: str
     source: FactSource
     replaced_at: datetime
+    when: str | None = None
+    """The value's ``when`` (FactCandidate.when), so a value that comes back keeps it."""
+    when_from: FactSource | None = None
+    """As ``Fact.when_from``: the message that said ``when``, when it is not ``source``."""
+    earlier: list[FactVersion] = Field(default_factory=list)
+    """Other messages that said this value (restatements, the wordings a richer one replaced):
+    its provenance, so forgetting one of them leaves the value to the others (domain.forgetting)."""
 
 
 class Fact(BaseModel):
@@ -234,12 +245,42 @@ class Fact(BaseModel):
     """When what it tells happened (FactCandidate.when); dated facts answer "when did I ..."."""
     embedding: str | None = None
     """The statement's embedding (domain.vectors.quantize), when the model embeds; None until then."""
+    when_from: FactSource | None = None
+    """The message that said ``when``, when it is not ``source`` (a richer wording without a time)."""
+    earlier: list[FactVersion] = Field(default_factory=list)
+    """Other messages that said the current value: restatements and the wordings a richer one
+    replaced, in the order merged (bounded like ``history``). With ``source`` and
+    ``history`` they are every message the fact was learnt from (domain.forgetting replays them)."""
+
+
+class Forgotten(BaseModel):
+    """A tombstone: what was forgotten must not be learnt again from the same message (a facts job
+    that read it before the forget, a redelivered job, a re-extraction). Told again in a new
+    message, it is learnt again. It holds no wording: a slot key and a hash of the value at most.
+
+    ``seq`` > 0: that message (``at`` its time: a session id used again later is another session).
+    ``seq`` 0: every message of the session said from ``since`` through ``at``. ``key`` or
+    ``value_hash`` set: only candidates of that slot or value are refused (one fact forgotten);
+    neither: every candidate from the message (the message itself forgotten)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: str
+    seq: int = 0
+    at: datetime
+    since: datetime | None = None
+    key: str | None = None
+    value_hash: str | None = None
+    made_at: datetime | None = None
+    """When the tombstone was written (its expiry, for one whose messages are gone, runs from it)."""
 
 
 class FactSet(BaseModel):
-    """Everything held on a user's facts: one encrypted document (see the store)."""
+    """Everything held on a user's facts: one encrypted document (see the store). Shard 0 also
+    carries the tombstones of forgotten facts (``forgotten``)."""
 
     facts: list[Fact] = Field(default_factory=list)
+    forgotten: list[Forgotten] = Field(default_factory=list)
 
 
 class ModelReply(BaseModel):

@@ -4,12 +4,12 @@ one facts document with conditional writes, listed and forgotten through the API
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from convmem.domain import fact_merge, vectors
-from convmem.domain.models import Fact, FactCandidate, FactSource, validate_id
+from convmem.domain import fact_merge, forgetting, vectors
+from convmem.domain.models import Fact, FactCandidate, FactSource, Forgotten, validate_id
 from convmem.errors import (
     ConcurrentUpdateError,
     DependencyUnavailableError,
@@ -38,6 +38,7 @@ from convmem.service.stored import (
     shard_of,
     split_facts,
     unpack_facts,
+    unpack_forgotten,
 )
 from convmem.settings import Settings
 
@@ -66,6 +67,14 @@ class _Stored:
     version: int
     plain: dict[int, str]
     sizes: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Unlearnt:
+    """What forgetting messages did to the user's facts."""
+
+    changed: int
+    removed: int
 
 
 @dataclass(frozen=True)
@@ -149,13 +158,23 @@ class FactsService:
         stored = _Stored(version, plain, {i: len(ct) for i, ct in shards.items()})
         return stored, [f for text in plain.values() for f in unpack_facts(text)]
 
+    @staticmethod
+    def _forgotten(stored: _Stored) -> tuple[Forgotten, ...]:
+        return unpack_forgotten(stored.plain[0]) if 0 in stored.plain else ()
+
     def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]]) -> tuple[str, ...]:
         s = self._settings
         embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
         for _ in range(MAX_RACE_RETRIES):
             stored, facts = self._read(user_id)
+            # What was forgotten is not learnt again from the same message: the tombstones are read
+            # with the version this merge writes against, so a forget that lands meanwhile makes the
+            # write fail and the retry sees them.
+            allowed, refused = forgetting.refused(self._forgotten(stored), learnt)
+            if refused:
+                logger.info("facts refused: forgotten", extra={"user_id": user_id, "refused": refused})
             facts, actions = fact_merge.merge_all(
-                facts, learnt, now=self._clock.now(), new_id=self._new_id, threshold=s.facts_merge_threshold,
+                facts, allowed, now=self._clock.now(), new_id=self._new_id, threshold=s.facts_merge_threshold,
                 max_facts=s.facts_max_per_user, max_history=s.fact_history_max, per_message=s.facts_max_per_message,
             )
             if not any(a in ("created", "updated", "confirmed", "reworded", "history") for a in actions):
@@ -193,14 +212,14 @@ class FactsService:
         return [f.model_copy(update={"embedding": embedded[f.statement]}) if f.embedding is None and f.statement in embedded else f
                 for f in facts]
 
-    def _put(self, user_id: str, stored: _Stored, facts: list[Fact]) -> None:
+    def _put(self, user_id: str, stored: _Stored, facts: list[Fact], forgotten: Sequence[Forgotten] | None = None) -> None:
         """Write the shards whose facts changed. A shard over its byte bound first loses its oldest
         history entries, then the oldest told facts of the user are compacted (current identity and
         contact facts never)."""
         n = self._settings.facts_shards
         empty = pack_facts([])
         while True:
-            plain = split_facts(facts, n, stored.plain)
+            plain = split_facts(facts, n, stored.plain, forgotten)
             # The first write makes the head (shard 0) whole; after that only what changed is written.
             changed = {i: text for i, text in plain.items()
                        if text != stored.plain.get(i, empty) or (i == 0 and not stored.version)}
@@ -237,16 +256,44 @@ class FactsService:
         return sorted(facts, key=lambda f: f.updated_at, reverse=True)
 
     def forget(self, user_id: str, fact_id: str) -> None:
-        """Remove one fact and its history; the next turn no longer recalls it. NotFoundError if absent."""
+        """Remove one fact and its history; the next turn no longer recalls it, and no facts job
+        learns it again from the messages it came from (a tombstone per message; told again in a
+        new message, it is learnt again). NotFoundError if absent."""
         validate_id(fact_id, "factId")
         for _ in range(MAX_RACE_RETRIES):
             stored, facts = self._read(user_id)
             kept = [f for f in facts if f.id != fact_id]
             if len(kept) == len(facts):
                 raise NotFoundError("No such fact.", code="fact_not_found")
+            now = self._clock.now()
+            gone = next(f for f in facts if f.id == fact_id)
+            stones = forgetting.bounded([*self._forgotten(stored), *forgetting.tombstones_for(gone, now)], now)
             try:
-                self._put(user_id, stored, kept)
+                self._put(user_id, stored, kept, stones)
                 return
             except ConcurrentUpdateError:
                 continue
+        raise DependencyUnavailableError("The user's facts kept changing; retry shortly.", code="facts_busy")
+
+    def unlearn(self, user_id: str, gone: forgetting.Gone, tombstone: Forgotten) -> Unlearnt:
+        """Forget what was learnt from the messages ``gone`` names (domain.forgetting: facts said
+        only there go, others lose those sources, values they replaced come back) and keep
+        ``tombstone``, so a facts job that read those messages before they were deleted learns
+        nothing from them. Idempotent; one conditional write (retried on a race). Raises
+        ErasureInProgressError, DependencyUnavailableError."""
+        s = self._settings
+        for _ in range(MAX_RACE_RETRIES):
+            stored, facts = self._read(user_id)
+            now = self._clock.now()
+            after, changed, removed = forgetting.forget_sources(
+                facts, gone, now=now, new_id=self._new_id, threshold=s.facts_merge_threshold, max_history=s.fact_history_max)
+            stones = forgetting.bounded([*self._forgotten(stored), tombstone], now)
+            if not (changed or removed) and forgetting.holds(self._forgotten(stored), tombstone):
+                return Unlearnt(0, 0)  # done before (a retried forget)
+            try:
+                self._put(user_id, stored, after, stones)
+            except ConcurrentUpdateError:
+                continue
+            logger.info("facts unlearnt", extra={"user_id": user_id, "changed": changed, "removed": removed})
+            return Unlearnt(changed, removed)
         raise DependencyUnavailableError("The user's facts kept changing; retry shortly.", code="facts_busy")

@@ -53,7 +53,8 @@ class FoldService:
             if target <= cursor:
                 return FoldOutcome(session_id, start, cursor)
             stored = self._store.messages_between(user_id, session_id, cursor + 1, target)
-            if [m.seq for m in stored] != list(range(cursor + 1, target + 1)):
+            # Every message of the range, but those forgotten one by one (their seqs stay unused).
+            if [m.seq for m in stored] != [s for s in range(cursor + 1, target + 1) if s not in state.forgotten_seqs]:
                 raise DependencyUnavailableError("Messages to fold are missing; will retry.", code="fold_gap")
             try:
                 old = decrypt_summary(self._cipher, user_id, session_id, summary_ct)
@@ -65,7 +66,7 @@ class FoldService:
             try:
                 ct = self._cipher.encrypt(new, user_id=user_id, session_id=session_id, kind=SUMMARY_KIND, ref="summary")
                 self._store.advance_summary(session_id, user_id=user_id, old_cursor=cursor, new_cursor=target,
-                                            summary_ciphertext=ct, now=self._clock.now())
+                                            summary_ciphertext=ct, now=self._clock.now(), forget_gen=state.forget_gen)
                 return FoldOutcome(session_id, start, target)
             except ConcurrentUpdateError:
                 continue

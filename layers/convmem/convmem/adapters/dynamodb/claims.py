@@ -64,6 +64,17 @@ class ClaimsTable(Table):
         return TurnClaim(status=old["status"]["S"], lease_until=float(old["leaseUntil"]["N"]),
                          response_ciphertext=binary(old, "responseCt"))
 
+    def turn_responses(self, user_id: str, session_id: str) -> list[tuple[str, bytes]]:
+        """(clientTurnId, response ciphertext) of the session's completed turn records (all pages, consistent)."""
+        prefix = claim_sk(session_id, "")
+        with translated("turn records"):
+            items = self._query_all(
+                ConsistentRead=True, ProjectionExpression="SK, responseCt",
+                KeyConditionExpression="PK = :pk AND begins_with(SK, :p)",
+                ExpressionAttributeValues={":pk": {"S": user_pk(user_id)}, ":p": {"S": prefix}},
+            )
+        return [(i["SK"]["S"].removeprefix(prefix), ct) for i in items if (ct := binary(i, "responseCt"))]
+
     def release_turn(self, user_id: str, session_id: str, client_turn_id: str) -> None:
         """Drop an in-progress claim (a completed one stays: its turn was answered)."""
         with translated("release turn"):

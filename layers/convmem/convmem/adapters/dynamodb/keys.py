@@ -4,7 +4,7 @@
 | PK                  | SK                        | holds                                      |
 |---------------------|---------------------------|--------------------------------------------|
 | SESSION#<uid>#<sid> | MSG#<seq, 10 digits>      | one message: role, channel, at, ciphertext |
-| SESSION#<uid>#<sid> | STATE (sorts after MSG#)  | sessionId, count, cursor, summary ct, times|
+| SESSION#<uid>#<sid> | STATE (sorts after MSG#)  | sessionId, count, cursor, summary ct, times, forgotten seqs, forgetGen |
 | USER#<uid>          | SESSION#<sid>             | the session's marker: sessionId, createdAt |
 | USER#<uid>          | TURN#<sid>#<clientTurnId> | idempotency record of a turn               |
 | USER#<uid>          | FACTS                     | version, count, ct of facts shard 0        |
@@ -176,6 +176,8 @@ def to_state(item: dict[str, Any], user_id: str) -> tuple[SessionState, bytes | 
         message_count=int(item["messageCount"]["N"]),
         summarized_through=int(item.get("cursor", {"N": "0"})["N"]),
         facts_through=int(item.get("factsThrough", {"N": "0"})["N"]),
+        forgotten_seqs=frozenset(int(n) for n in item.get("forgotten", {}).get("NS", [])),
+        forget_gen=int(item.get("forgetGen", {"N": "0"})["N"]),
         created_at=parse_time(item["createdAt"]["S"]),
         updated_at=parse_time(item["updatedAt"]["S"]),
         # A session last written before lastAt existed: its last message was said when it was updated.

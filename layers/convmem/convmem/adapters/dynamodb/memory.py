@@ -27,7 +27,7 @@ from convmem.adapters.dynamodb.keys import (
 )
 from convmem.adapters.dynamodb.table import Table
 from convmem.domain.rate_limits import Counted, LimitSlot
-from convmem.errors import ConcurrentUpdateError
+from convmem.errors import ConcurrentUpdateError, DependencyUnavailableError
 from convmem.ports import DueUser, ProfileState, UserMemory
 
 # DynamoDB's item limit is 400 KB counted in UTF-8 bytes of names and values: a shard's ciphertext
@@ -141,15 +141,33 @@ class MemoryTable(Table):
                 "ExpressionAttributeValues": {**values, **extra},
             }}
 
+        seen = {":seen": {"S": iso(active_at)}}
         try:
             self._write_unless_erasing(user_id, now, update(
                 "SET profileCt = :ct, refreshedAt = :now REMOVE dueShard", "activeAt = :seen",
-                {":seen": {"S": iso(active_at)}}), "put profile", "The user was active again while the profile was written.")
+                seen), "put profile", "The user was active again while the profile was written.")
         except ConcurrentUpdateError:
             # Active again while the profile was written: store it, and stay due for the next
-            # run - unless the item is gone (erased meanwhile: nothing to revive).
+            # run - unless the item is gone (erased meanwhile: nothing to revive) or the profile
+            # was reset by a forget after this refresh began (it may hold what was forgotten).
             try:
                 self._write_unless_erasing(user_id, now, update(
-                    "SET profileCt = :ct, refreshedAt = :now", "attribute_exists(PK)", {}), "put profile", "The profile item is gone.")
+                    "SET profileCt = :ct, refreshedAt = :now",
+                    "attribute_exists(PK) AND (attribute_not_exists(forgotAt) OR forgotAt <= :seen)", seen),
+                    "put profile", "The profile item is gone, or was reset.")
             except ConcurrentUpdateError:
                 pass
+
+    def reset_profile(self, user_id: str, now: datetime) -> None:
+        """Drop the profile and make the user due, so the next refresh writes it anew from the
+        messages left (never from the old profile). A refresh that began before this cannot
+        write its profile after it (``put_profile``). ErasureInProgressError during an erasure."""
+        try:
+            self._write_unless_erasing(user_id, now, {"Update": {
+                "TableName": self._table, "Key": key(user_pk(user_id), PROFILE_SK),
+                "UpdateExpression": "SET activeAt = :now, dueShard = :shard, forgotAt = :now REMOVE profileCt, refreshedAt",
+                "ExpressionAttributeValues": {":now": {"S": iso(now)}, ":shard": {"S": self._due_shard(user_id)}},
+            }}, "reset profile", "The profile changed while it was reset.")
+        except ConcurrentUpdateError:
+            # The only race: another writer held the item at that moment (no condition here).
+            raise DependencyUnavailableError("The profile was busy; retry.", code="profile_busy") from None

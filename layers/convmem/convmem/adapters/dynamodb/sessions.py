@@ -8,7 +8,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from convmem.adapters.dynamodb.claims import completed_claim
+from convmem.adapters.dynamodb.claims import claim_key, completed_claim
 from convmem.adapters.dynamodb.errors import erasure_refused, lost_race, refused_item, translated
 from convmem.adapters.dynamodb.keys import (
     MAX_SEQ,
@@ -40,6 +40,13 @@ from convmem.ports import SessionSnapshot, StoredMessage
 # Messages read beyond the window in the first page; a pending backlog larger than this
 # costs one more, exactly bounded, Query.
 _PAGE_SLACK = 8
+
+
+def _gen_condition(forget_gen: int) -> tuple[str, dict[str, Any]]:
+    """The condition that no message of the session was forgotten since ``forget_gen`` was read."""
+    if forget_gen == 0:
+        return "attribute_not_exists(forgetGen)", {}
+    return "forgetGen = :gen", {":gen": {"N": str(forget_gen)}}
 
 
 class SessionsTable(Table):
@@ -211,31 +218,64 @@ class SessionsTable(Table):
                 raise
 
     def advance_summary(
-        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime
+        self, session_id: str, *, user_id: str, old_cursor: int, new_cursor: int, summary_ciphertext: bytes, now: datetime,
+        forget_gen: int = 0,
     ) -> None:
-        """Write the new summary and cursor only if the cursor is still ``old_cursor`` and the
-        user is not being erased.
+        """Write the new summary and cursor only if the cursor is still ``old_cursor``, no message
+        was forgotten since the fold read ``forget_gen``, and the user is not being erased.
 
         Raises ConcurrentUpdateError when another fold moved it first (the cursor never moves
-        back and never skips: it only moves from the value this fold read), ErasureInProgressError.
+        back and never skips: it only moves from the value this fold read) or a message was
+        forgotten meanwhile (the fold read it: folding again leaves it out), ErasureInProgressError.
         """
         if new_cursor <= old_cursor:
             raise ValueError("the cursor only moves forward")
+        gen_condition, gen_values = _gen_condition(forget_gen)
         self._write_unless_erasing(user_id, now, {
             "Update": {
                 "TableName": self._table,
                 "Key": key(session_pk(user_id, session_id), STATE_SK),
                 "UpdateExpression": "SET #cursor = :new, summaryCt = :ct, summarizedAt = :now",
-                "ConditionExpression": "#cursor = :old AND messageCount >= :new",
+                "ConditionExpression": f"#cursor = :old AND messageCount >= :new AND {gen_condition}",
                 "ExpressionAttributeNames": {"#cursor": "cursor"},
                 "ExpressionAttributeValues": {
                     ":new": {"N": str(new_cursor)},
                     ":old": {"N": str(old_cursor)},
                     ":ct": {"B": summary_ciphertext},
                     ":now": {"S": iso(now)},
+                    **gen_values,
                 },
             }
         }, "advance summary", "The summary cursor moved while this fold ran.")
+
+    def forget_messages(
+        self, session_id: str, *, user_id: str, seqs: tuple[int, ...], cursor: int, forget_gen: int,
+        summary_ciphertext: bytes | None, now: datetime, client_turn_ids: tuple[str, ...] = (),
+    ) -> None:
+        """Delete the messages ``seqs``, record them as forgotten and write the summary folded
+        again without them (None: no summary left), all in one transaction, only if the cursor
+        and the forget count are still those read (a fold that moved the cursor, or a forget
+        that came first: ConcurrentUpdateError, fold again) and the user is not being erased.
+        ``client_turn_ids``: the turn records holding those messages' reply (deleted too)."""
+        pk = session_pk(user_id, session_id)
+        gen_condition, gen_values = _gen_condition(forget_gen)
+        summary = "SET summaryCt = :ct, summarizedAt = :now" if summary_ciphertext else "REMOVE summaryCt"
+        values: dict[str, Any] = {":seqs": {"NS": [str(s) for s in seqs]}, ":one": {"N": "1"},
+                                  ":cursor": {"N": str(cursor)}, **gen_values}
+        if summary_ciphertext:
+            values.update({":ct": {"B": summary_ciphertext}, ":now": {"S": iso(now)}})
+        update = {"Update": {
+            "TableName": self._table, "Key": key(pk, STATE_SK),
+            "UpdateExpression": f"ADD forgotten :seqs, forgetGen :one {summary}",
+            "ConditionExpression": f"#cursor = :cursor AND {gen_condition}",
+            "ExpressionAttributeNames": {"#cursor": "cursor"},
+            "ExpressionAttributeValues": values,
+        }}
+        deletes = [{"Delete": {"TableName": self._table, "Key": key(pk, msg_sk(s))}} for s in seqs]
+        deletes += [{"Delete": {"TableName": self._table, "Key": claim_key(user_id, session_id, c)}}
+                    for c in client_turn_ids]
+        self._write_unless_erasing(user_id, now, [update, *deletes], "forget messages",
+                                   "The session's summary moved while the message was forgotten.")
 
     def advance_facts_cursor(self, user_id: str, session_id: str, *, old: int, new: int) -> None:
         """Move the facts cursor from ``old`` to ``new``; ConcurrentUpdateError if it moved."""
