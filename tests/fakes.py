@@ -18,10 +18,12 @@ from datetime import UTC, datetime
 
 from convmem.adapters.dynamodb_store import FACTS_SHARD_MAX_BYTES
 from convmem.adapters.encryption import DecryptionError
+from convmem.adapters.local_model import LocalModel
 from convmem.domain.models import SessionState, SessionSummary
 from convmem.domain.rate_limits import Counted, LimitSlot
 from convmem.errors import (
     ConcurrentUpdateError,
+    DependencyUnavailableError,
     ErasureInProgressError,
     InvalidInputError,
     KeyDestroyedError,
@@ -426,6 +428,21 @@ class RecordingJobs:
     def send_profiles(self, users: Sequence[DueUser]) -> int:
         self.profiles.extend(users)
         return 0
+
+
+class CountingModel(LocalModel):
+    """The local model, counting the messages each fold was given (``fail`` folds fail first)."""
+
+    def __init__(self, fail: int = 0) -> None:
+        self.folded: list[int] = []
+        self.fail = fail
+
+    def fold_summary(self, old, messages, cap):
+        if self.fail:
+            self.fail -= 1
+            raise DependencyUnavailableError("summarizer down", code="model_unavailable")
+        self.folded.extend(m.seq for m in messages)
+        return super().fold_summary(old, messages, cap)
 
 
 class ManualClock:

@@ -7,34 +7,18 @@ import json
 
 import boto3
 import pytest
-from convmem.adapters.local_model import LocalModel
 from convmem.adapters.sqs_jobs import _dedup_id, encode
 from convmem.composition import build_fold
 from convmem.domain.summary_fold import covered_seqs
-from convmem.errors import DependencyUnavailableError
 from convmem.ports import FoldJob
 from convmem.service.turn import TurnInput
 
 from local.lambda_runtime import LambdaContext, load_module
 from local.pollers import EventSource, QueuePoller
+from tests.fakes import CountingModel
 from tests.functional.conftest import load_event
 
 USER, SESSION = "sample-user", "sample-session"
-
-
-class CountingModel(LocalModel):
-    """The local model, counting the messages each fold call was given."""
-
-    def __init__(self, fail: int = 0) -> None:
-        self.folded: list[int] = []
-        self.fail = fail
-
-    def fold_summary(self, old, messages, cap):
-        if self.fail:
-            self.fail -= 1
-            raise DependencyUnavailableError("summarizer down", code="model_unavailable")
-        self.folded.extend(m.seq for m in messages)
-        return super().fold_summary(old, messages, cap)
 
 
 @pytest.fixture()

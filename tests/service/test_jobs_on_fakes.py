@@ -5,25 +5,11 @@ from __future__ import annotations
 import threading
 
 import pytest
-from convmem.adapters.local_model import LocalModel
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
 from convmem.ports import FactsJob
 
-
-class CountingModel(LocalModel):
-    """The local model, counting the messages each fold was given (``fail`` folds fail first)."""
-
-    def __init__(self, fail: int = 0) -> None:
-        self.folded: list[int] = []
-        self.fail = fail
-
-    def fold_summary(self, old, messages, cap):
-        if self.fail:
-            self.fail -= 1
-            raise DependencyUnavailableError("summarizer down", code="model_unavailable")
-        self.folded.extend(m.seq for m in messages)
-        return super().fold_summary(old, messages, cap)
+from tests.fakes import CountingModel
 
 
 def converse(memory, turns: int, session="s1"):
