@@ -73,6 +73,18 @@ def test_turns_sessions_transcript_facts_profile_export_and_delete(alice):
         alice.session("other")
 
 
+def test_forgetting_one_message_removes_it_and_its_reply(alice):
+    alice.turn("forget-one", "my locker code is 4711")
+    alice.turn("forget-one", "the weather is nice")
+    alice.forget_message("forget-one", 1)
+    alice.forget_message("forget-one", 1)  # again: already forgotten, still fine
+    kept = alice.messages("forget-one").messages
+    assert [m.seq for m in kept] == [3, 4] and "4711" not in " ".join(m.text for m in kept)
+    with pytest.raises(BadRequestError) as refused:
+        alice.forget_message("forget-one", 4)  # an agent reply goes with its visitor message, not alone
+    assert refused.value.code == "not_visitor_message"
+
+
 def test_a_retried_turn_with_the_same_client_turn_id_is_stored_once(alice):
     a = alice.turn("idem", "hello there", client_turn_id="turn-1")
     b = alice.turn("idem", "hello there", client_turn_id="turn-1")

@@ -218,6 +218,10 @@ class ConvmemClient:
         """Forget a conversation; with ``forget_facts`` also what was learnt only from it."""
         self._call("DELETE", _session(session_id), params={"facts": "forget"} if forget_facts else None)
 
+    def forget_message(self, session_id: str, seq: int) -> None:
+        """Forget one visitor message (``seq``) and its reply, with what was learnt only from it."""
+        self._call("DELETE", f"{_session(session_id)}/messages/{int(seq)}")
+
     # --- the caller
 
     def facts(self) -> list[Fact]:
