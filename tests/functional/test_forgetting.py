@@ -9,7 +9,6 @@ import base64
 import copy
 import json
 import zlib
-from datetime import UTC, datetime, timedelta
 
 import boto3
 import pytest
@@ -242,83 +241,3 @@ def test_a_bad_facts_choice_is_a_400_that_deletes_nothing(aws, handler, api, set
     status, body = call(handler, delete("/v1/sessions/s", "facts=drop"))
     assert status == 400 and body["error"]["code"] == "invalid_request"
     assert scan_all(aws[1]) == before
-
-
-# --- the property, end to end -------------------------------------------------------------------
-class SetClock:
-    def __init__(self) -> None:
-        self.at = T0
-
-    def now(self):
-        return self.at
-
-
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
-SAYINGS = ["My name is Minji", "My name is Minji Kim", "I live in Busan", "I moved to Seoul", "I like green tea",
-           "I love green tea", "My email is minji@example.org", "order ZX-7 is late", "I moved to Zorblatville"]
-
-
-def _facts_as_said(api, user):
-    """The user's facts as a person tells them apart; each message named by (session, time), which
-    both worlds share (a seq differs once a message is missing)."""
-    def src(s):
-        return (s.session_id, s.at) if s else None
-
-    def version(v):
-        return (v.statement, v.value, src(v.source), v.when, tuple(version(e) for e in v.earlier))
-
-    return sorted((f.key, f.statement, f.value, src(f.source), src(f.confirmed_by), f.when,
-                   tuple(version(v) for v in f.history), tuple(version(v) for v in f.earlier))
-                  for f in api.facts.list_facts(user))
-
-
-def _live(settings, clock, user, turns):
-    """Each turn through the turn service, its facts job right after it (as the queue runs it)."""
-    api = build_api(settings, model=LocalModel(), clock=clock)
-    facts = build_facts(settings, model=LocalModel(), clock=clock)
-    for i, (session, text) in enumerate(turns):
-        clock.at = T0 + timedelta(minutes=i)
-        result = api.turns.take_turn(user, session, TurnInput(message=text))
-        facts.process(FactsJob(user_id=user, session_id=session, visitor_seq=result.visitor_seq))
-    clock.at = T0 + timedelta(days=1)
-    return api
-
-
-def test_forgetting_through_the_services_equals_never_having_said_it(settings):
-    from hypothesis import HealthCheck, given
-    from hypothesis import settings as hsettings
-    from hypothesis import strategies as st
-
-    quick = settings.model_copy(update={"turn_limit": 0, "turn_burst_limit": 0})
-    runs = iter(range(10**6))
-
-    @hsettings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(SAYINGS)), min_size=1, max_size=7), st.data())
-    def check(turns, data):
-        n = next(runs)
-        user, never = f"forgets-{n}", f"never-{n}"
-        api = _live(quick, SetClock(), user, turns)
-        if data.draw(st.booleans()):
-            session = data.draw(st.sampled_from(sorted({s for s, _ in turns})))
-            api.forget.forget_session(user, session, facts="forget")
-            forgotten = {i for i, (s, _) in enumerate(turns) if s == session}
-        else:
-            i = data.draw(st.integers(0, len(turns) - 1))
-            session = turns[i][0]
-            api.forget.forget_message(user, session, 1 + 2 * sum(1 for s, _ in turns[:i] if s == session))
-            forgotten = {i}
-        # The world where the forgotten part was never said: the same times for the same messages.
-        clock = SetClock()
-        api_b = build_api(quick, model=LocalModel(), clock=clock)
-        facts_b = build_facts(quick, model=LocalModel(), clock=clock)
-        for i, (s, text) in enumerate(turns):
-            if i not in forgotten:
-                clock.at = T0 + timedelta(minutes=i)
-                r = api_b.turns.take_turn(never, s, TurnInput(message=text))
-                facts_b.process(FactsJob(user_id=never, session_id=s, visitor_seq=r.visitor_seq))
-
-        assert _facts_as_said(api, user) == _facts_as_said(api_b, never)
-        if not any(CANARY in text for i, (_, text) in enumerate(turns) if i not in forgotten):
-            assert CANARY not in json.dumps([f.model_dump(mode="json") for f in api.facts.list_facts(user)])
-
-    check()

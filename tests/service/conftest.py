@@ -59,12 +59,15 @@ class Memory:
                 facts.process(job)
 
 
-@pytest.fixture()
-def memory() -> Memory:
-    settings = Settings.from_env({})
+def make_memory(settings: Settings) -> Memory:
     store = InMemoryStore(window=settings.window_messages, facts_shards=settings.facts_shards)
     clock = ManualClock()
     cipher = FakeCipher(may_create_key=lambda user: not erasure_blocks(*store.get_erasure(user), clock.now()))
     jobs = RecordingJobs()
     api = wire_api(settings, store=store, cipher=cipher, model=LocalModel(), clock=clock, jobs=jobs, secrets=NoSecrets())
     return Memory(store, cipher, jobs, clock, settings, api)
+
+
+@pytest.fixture()
+def memory() -> Memory:
+    return make_memory(Settings.from_env({}))
