@@ -23,6 +23,7 @@ from convmem.domain.models import (
     Message,
     Role,
     SessionSummary,
+    iso_utc,
 )
 from convmem.service.auth import IssuedToken
 from convmem.service.export import UserExport
@@ -31,9 +32,7 @@ from convmem.service.turn import AssembledContext
 
 
 def iso(at: datetime | None) -> str | None:
-    if at is None:
-        return None
-    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return None if at is None else iso_utc(at)
 
 
 # An id in a URL path: the ids of domain/models.py except "." and "..", dot

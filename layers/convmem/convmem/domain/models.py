@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
@@ -20,6 +20,11 @@ ID_RULE = f"1-{ID_MAX} characters of A-Z a-z 0-9 . _ : -"
 _ID_RE = re.compile(ID_PATTERN)
 
 Role = Literal["visitor", "agent"]
+
+
+def iso_utc(at: datetime) -> str:
+    """``at`` as stored and answered: UTC, milliseconds, ``Z``."""
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def validate_id(value: str, what: str) -> str:

@@ -48,6 +48,7 @@ from convmem.domain.models import (
     SessionState,
     TurnResult,
     check_knowledge,
+    iso_utc,
     validate_id,
 )
 from convmem.domain.rate_limits import LimitSlot, RateLimit
@@ -93,6 +94,12 @@ class TurnStore(Conversations, TurnClaims, Memories, Protocol):
     """What a turn reads and writes: its session, its claim, the user's memory."""
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or whitespace only")
+    return value
+
+
 class TurnInput(BaseModel):
     """The body of POST /v1/sessions/{sessionId}/turns."""
 
@@ -106,13 +113,7 @@ class TurnInput(BaseModel):
 
     model_config = {"populate_by_name": True, "extra": "ignore"}
 
-    @field_validator("message")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("message must not be empty or whitespace only")
-        return value
-
+    _message_not_blank = field_validator("message")(_not_blank)
     _knowledge_bounded = field_validator("knowledge")(check_knowledge)
 
 
@@ -120,12 +121,6 @@ _KNOWLEDGE_DESCRIPTION = TurnInput.model_fields["knowledge"].description
 # An imported exchange's ``at`` may run ahead of this server's clock by this much (the caller's
 # clock drifts); it is then stored as now, so times never run ahead of the turns that follow.
 AT_CLOCK_SKEW = timedelta(seconds=60)
-
-
-def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be empty or whitespace only")
-    return value
 
 
 class ContextInput(BaseModel):
@@ -347,7 +342,7 @@ class TurnService:
             return None
         now = self._clock.now()
         if at > now + AT_CLOCK_SKEW:
-            raise InvalidInputError(f"at is in the future ({_iso(at)}; now is {_iso(now)}).", code="at_in_future")
+            raise InvalidInputError(f"at is in the future ({iso_utc(at)}; now is {iso_utc(now)}).", code="at_in_future")
         at = min(at.astimezone(UTC), now)
         return at.replace(microsecond=at.microsecond // 1000 * 1000)
 
@@ -466,7 +461,7 @@ class TurnService:
         for attempt in range(self._settings.commit_retries):
             if pair.at is not None and state.last_at is not None and pair.at < state.last_at:
                 raise InvalidInputError(
-                    f"at ({_iso(pair.at)}) is before the session's last message ({_iso(state.last_at)}); import a "
+                    f"at ({iso_utc(pair.at)}) is before the session's last message ({iso_utc(state.last_at)}); import a "
                     "conversation oldest first.", code="at_before_last_message")
             try:
                 result, committed = self._commit(user_id, session_id, pair, state, respond)
@@ -535,7 +530,3 @@ class TurnService:
                 self._jobs.send_facts(job)
         except Exception as exc:  # noqa: BLE001 - the turn is committed
             logger.warning("job not sent", extra={"job": type(job).__name__, "session_id": job.session_id, "error": type(exc).__name__})
-
-
-def _iso(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -62,10 +62,11 @@ from __future__ import annotations
 
 import base64
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, cast
 
 from convmem.domain.models import Role, SessionState, SessionSummary
+from convmem.domain.models import iso_utc as iso  # times are stored as the API answers them
 from convmem.domain.rate_limits import Counted, LimitSlot
 from convmem.errors import InvalidInputError
 from convmem.ports import StoredMessage
@@ -121,10 +122,6 @@ def limit_sk(slot: LimitSlot) -> str:
 
 def key(pk: str, sk: str) -> dict[str, Any]:
     return {"PK": {"S": pk}, "SK": {"S": sk}}
-
-
-def iso(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def parse_time(at: str) -> datetime:
