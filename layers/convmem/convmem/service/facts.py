@@ -26,13 +26,12 @@ from convmem.ports import (
     FactsJob,
     Memories,
     Model,
-    StoredMessage,
     erasure_blocks,
 )
 from convmem.service.stored import (
-    MESSAGE_KIND,
     decrypt_fact_shards,
     decrypt_facts,
+    decrypt_text,
     encrypt_fact_shards,
     pack_facts,
     shard_of,
@@ -130,11 +129,11 @@ class FactsService:
         learnt: list[tuple[FactCandidate, FactSource]] = []
         try:
             for m in (m for m in rows if m.role == "visitor" and m.seq > start):
-                text = self._decrypt(job, m)
+                text = decrypt_text(self._cipher, job.user_id, job.session_id, m)
                 before = agent.get(m.seq - 1)
+                previous = decrypt_text(self._cipher, job.user_id, job.session_id, before) if before is not None else None
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
-                learnt.extend((c, source) for c in self._model.extract_facts(
-                    text, said_at=m.at, previous=self._decrypt(job, before) if before is not None else None))
+                learnt.extend((c, source) for c in self._model.extract_facts(text, said_at=m.at, previous=previous))
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
         try:
@@ -147,9 +146,6 @@ class FactsService:
             pass  # another job examined these too; the merge made that harmless
         self._store.mark_active(job.user_id, self._clock.now())
         return FactsOutcome(job.user_id, len(learnt), actions)
-
-    def _decrypt(self, job: FactsJob, m: StoredMessage) -> str:
-        return self._cipher.decrypt(m.ciphertext, user_id=job.user_id, session_id=job.session_id, kind=MESSAGE_KIND, ref=str(m.seq))
 
     def _read(self, user_id: str) -> tuple[_Stored, list[Fact]]:
         """The stored document and every fact in it, read consistently for a conditional write."""

@@ -20,15 +20,14 @@ USER_SCOPE = "-"
 """The session part of the encryption context of items that belong to the user, not a session."""
 
 
+def decrypt_text(cipher: Cipher, user_id: str, session_id: str, m: StoredMessage) -> str:
+    """One stored message's text (its encryption context: user, session, kind, seq)."""
+    return cipher.decrypt(m.ciphertext, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(m.seq))
+
+
 def decrypt_messages(cipher: Cipher, user_id: str, session_id: str, stored: list[StoredMessage]) -> list[Message]:
     return [
-        Message(
-            seq=m.seq,
-            role=m.role,
-            channel=m.channel,
-            at=m.at,
-            text=cipher.decrypt(m.ciphertext, user_id=user_id, session_id=session_id, kind=MESSAGE_KIND, ref=str(m.seq)),
-        )
+        Message(seq=m.seq, role=m.role, channel=m.channel, at=m.at, text=decrypt_text(cipher, user_id, session_id, m))
         for m in stored
     ]
 
