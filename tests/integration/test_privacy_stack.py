@@ -55,19 +55,23 @@ def test_erasure_over_http(stack):
 
 
 def test_forgetting_a_message_and_a_conversation_over_http(stack):
-    """The stack's own facts and fold consumers learnt from the canary; forgetting reaches it."""
+    """The stack's own facts and fold consumers learnt from the canary; forgetting reaches it.
+
+    Each canary is told after every reply that stays: a reply in another conversation that
+    repeated a fact stays that conversation's record (docs/forgetting.md, "Known limits"), and
+    whether the local model's reply repeats one depends on how fast the facts job ran."""
     user = "privacy-forget-user"
-    for session, text in (("kept", "My name is Minji and I live in Busan"), ("moved", "I moved to Wombatfield"),
-                          ("moved", "I like green tea"), ("one", "My email is wombat.canary@example.net"),
-                          ("one", "order ZX-9 is late")):
+    for session, text in (("kept", "My name is Minji and I live in Busan"), ("one", "order ZX-9 is late"),
+                          ("one", "My email is wombat.canary@example.net"), ("moved", "I moved to Wombatfield"),
+                          ("moved", "I like green tea")):
         assert stack.turn(user, session, text).status_code == 200
     stack.settle(timeout=40)
     facts = requests.get(f"{stack.url}/v1/me/facts", headers=stack.headers(user), timeout=10).json()["facts"]
     assert {f["key"] for f in facts} >= {"home.location", "contact.email", "preference.green_tea"}
 
-    gone = requests.delete(f"{stack.url}/v1/sessions/one/messages/1", headers=stack.headers(user), timeout=30)
+    gone = requests.delete(f"{stack.url}/v1/sessions/one/messages/3", headers=stack.headers(user), timeout=30)
     assert gone.status_code == 204, gone.text
-    assert [m["seq"] for m in stack.transcript(user, "one")] == [3, 4]
+    assert [m["seq"] for m in stack.transcript(user, "one")] == [1, 2]
     gone = requests.delete(f"{stack.url}/v1/sessions/moved?facts=forget", headers=stack.headers(user), timeout=30)
     assert gone.status_code == 204, gone.text
 

@@ -74,3 +74,20 @@ def test_forgetting_through_the_services_equals_never_having_said_it():
             assert CANARY not in json.dumps([f.model_dump(mode="json") for f in memory.api.facts.list_facts(user)])
 
     check()
+
+
+def test_the_transcript_pages_end_when_the_last_messages_were_forgotten(memory):
+    """Forgotten seqs at the end leave no rows: a client following ``next`` must reach the end
+    rather than be sent to the same page again."""
+    for text in ("order ZX-9 is late", "it was due Monday", "my email is wombat@example.net"):
+        memory.say(text)
+    memory.api.forget.forget_message("alice", "s1", 5)
+    pages, after = [], 0
+    while after is not None and len(pages) < 5:
+        page = memory.api.sessions.transcript("alice", "s1", after=after, limit=2)
+        pages.append([m.seq for m in page.messages])
+        after = page.next
+    assert pages == [[1, 2], [3, 4]]
+    memory.api.forget.forget_message("alice", "s1", 3)
+    assert memory.api.sessions.transcript("alice", "s1", after=2, limit=2).next is None
+    assert memory.api.sessions.transcript("alice", "s1", after=0, limit=2).next is None

@@ -65,4 +65,6 @@ class SessionService:
         stored = self._store.list_messages(user_id, session_id, after, limit)
         messages = decrypt_messages(self._cipher, user_id, session_id, stored)
         last = messages[-1].seq if messages else after
-        return TranscriptPage(session_id, messages, last if last < state.message_count else None)
+        # The newest seq still stored: forgotten messages at the end leave no rows to page to.
+        newest = next((s for s in range(state.message_count, 0, -1) if s not in state.forgotten_seqs), 0)
+        return TranscriptPage(session_id, messages, last if last < newest else None)
