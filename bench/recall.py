@@ -29,6 +29,10 @@ Baselines, searched with the same matcher (bench/recall_match.py):
   said), ranked by convmem's own BM25 (domain/relevance.py) against the question, taken in
   rank order while they fit N tokens; bm25@memory uses, question by question, the tokens
   convmem's memory used;
+- stored: everything convmem keeps of the person (every stored fact and the profile, no budget):
+  the ceiling of any recall over its memory. A question convmem misses that ``stored`` holds is
+  lost to ranking or the budget; one ``stored`` misses too, to extraction (or the answer is an
+  inference no stored words hold);
 - whole: the whole history, every session under its date.
 
 Temporal questions (category 2) also report ``resolved``: the request names a date inside the
@@ -469,7 +473,13 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
     window_text = "\n".join(rows)
     whole_text = "\n".join(f"Session {s.number}, {s.at:%-d %B %Y}:\n" + "\n".join(
         f"{u.speaker}: {u.text}" for u in s.utterances) for s in sessions)
+    # Everything convmem keeps of the person (every fact and the profile, no budget): the ceiling of
+    # any recall over them. Below it a miss is recall's (ranking, budget); above it, extraction's.
+    facts = stack.stored_facts(user)
+    profile_text = stack.profile_text(user)
+    stored_text = "\n".join([*(statement for statement, _ in facts), profile_text or ""])
     fixed = {"window": (Request(window_text), count_tokens(window_text)),
+             "stored": (Request(stored_text), count_tokens(stored_text)),
              "whole": (Request(whole_text), count_tokens(whole_text))}
 
     per_q = []
@@ -489,8 +499,6 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
             row[name] = {"present": resolved or found.has_answer(q.answer), "resolved": resolved, "tokens": tokens}
         per_q.append(row)
 
-    facts = stack.stored_facts(user)
-    profile_text = stack.profile_text(user)
     wrong = attributed_to_visitor(facts, conv.other_party_terms)
     return {
         "name": conv.name, "source": conv.source, "language": conv.language,
@@ -508,7 +516,7 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
 
 def systems(budgets: tuple[int, ...]) -> list[str]:
     """What each question's request is compared with, convmem first."""
-    return ["convmem", "window", *(f"bm25@{b}" for b in budgets), "bm25@memory", "whole"]
+    return ["convmem", "window", *(f"bm25@{b}" for b in budgets), "bm25@memory", "stored", "whole"]
 
 
 def _bm25(question: str, documents: list[str], doc_tokens: list[int], budget: int) -> tuple[Request, int]:
@@ -661,7 +669,7 @@ def table(r: dict[str, Any]) -> list[str]:
         lines.append(f"  {label}: {', '.join(s['conversations'])}")
         lines += _category_rows(s["by_category"], indent="    ")
     lines.append("  per conversation (all categories): convmem / window / " + " / ".join(
-        f"bm25@{b}" for b in r["budgets"]) + " / bm25@memory / whole; facts stored; other-party facts; replay s; facts job")
+        f"bm25@{b}" for b in r["budgets"]) + " / bm25@memory / stored / whole; facts stored; other-party facts; replay s; facts job")
     for c in r["conversations"]:
         a = c["by_category"].get("all")
         if not a:

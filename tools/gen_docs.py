@@ -174,7 +174,7 @@ def _scalars(section: dict[str, Any]) -> list[tuple[str, Any]]:
 
 def _recall_table(recall: dict[str, Any]) -> list[str]:
     sets = recall.get("sets") or {}
-    systems = ["convmem", "window", "bm25@300", "bm25@1000", "bm25@memory", "whole"]
+    systems = ["convmem", "window", "bm25@300", "bm25@1000", "bm25@memory", "stored", "whole"]
     lines = ["| set, questions | " + " | ".join(systems) + " |", "|---|" + "---|" * len(systems)]
     for name, data in sets.items():
         every = data.get("by_category", {}).get("all")

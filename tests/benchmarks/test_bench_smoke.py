@@ -124,7 +124,7 @@ def test_recall_replays_the_projects_conversations_and_asks_every_system_the_sam
         assert c["turns"] > 0 and c["questions_asked"] > 0
         assert c["other_party_facts"]["value"] is not None  # the project's files name the other party's things
         everything = c["by_category"]["all"]
-        for system in ("convmem", "window", "bm25@300", "bm25@1000", "bm25@memory", "whole"):
+        for system in ("convmem", "window", "bm25@300", "bm25@1000", "bm25@memory", "stored", "whole"):
             assert 0 <= everything[system]["rate"] <= 1
         # The whole history holds every utterance: no baseline can find more than it does.
         assert everything["whole"]["present"] >= max(everything[s]["present"] for s in ("window", "bm25@1000"))

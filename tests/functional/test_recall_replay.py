@@ -83,6 +83,7 @@ def test_what_the_visitor_said_reaches_the_new_sessions_request_and_is_found_the
     assert row["convmem"]["present"] and row["convmem"]["tokens"] > 0
     assert row["convmem_total_tokens"] > row["convmem"]["tokens"]
     assert row["whole"]["present"] and row["bm25@300"]["present"]
+    assert row["stored"]["present"]  # everything kept of the person holds it too
     assert not row["window"]["present"]  # the last session never mentioned it
     # A question is its own new session: its turn wrote two rows and taught nothing.
     assert len(export.facts) == result["facts_stored"]

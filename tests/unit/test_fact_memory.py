@@ -419,6 +419,25 @@ def test_a_sentence_too_thin_alone_is_completed_by_the_one_after_it():
     assert "zoo" in fact.statement and "noisy penguins" in fact.statement
 
 
+def test_a_fragment_without_subject_or_verb_says_more_of_the_sentence_before_it():
+    [fact] = told(extract("Big news: I bought a house! A small blue one in Oakridge with a yard for the dog.", WED))
+    assert "bought a house" in fact.statement and "Oakridge" in fact.statement
+    [fact] = told(extract("I finally started guitar lessons. Acoustic, Thursday evenings, with a teacher called Marco.", WED))
+    assert "Acoustic" in fact.statement and "Marco" in fact.statement  # a fragment's first word is not whom they address
+    assert told(extract("A small blue one in Oakridge with a yard.", WED)) == []  # alone, a fragment of nobody's
+
+
+def test_a_thin_lead_is_kept_with_what_follows_it_or_with_what_it_follows():
+    [fact] = told(extract("I got promoted! I'm a senior designer at Greenline now.", WED))
+    assert "got promoted" in fact.statement and "senior designer at Greenline" in fact.statement
+    [fact] = told(extract("여동생이 8월에 대학을 졸업해. 간호학과야, 나 따라서.", WED))
+    assert "간호학과" in fact.statement
+    found = told(extract("Tell Noor I said hi. I started a woodworking course at the community workshop.", WED))
+    assert found and all("Noor" not in f.statement for f in found)  # a message for someone is no fact of theirs
+    [fact] = told(extract("My name is Minji. I started a woodworking course at the community workshop.", WED))
+    assert "Minji" not in fact.statement  # a slot fact's sentence does not lead into what they told
+
+
 def test_a_reaction_after_a_dropped_sentence_does_not_join_an_older_fact():
     found = told(extract("I found a flat with a balcony over the canal. Your cat is adorable. It was so cute.", WED))
     assert all("cute" not in f.statement for f in found)
@@ -434,6 +453,15 @@ def test_a_place_someone_else_visited_is_not_theirs():
 
 
 # --- recall by the kind of answer asked for ----------------------------------------------------
+def test_a_question_for_a_title_or_a_city_finds_the_fact_that_holds_one_though_no_word_meets():
+    facts = [_fact("note.book", 'They loved "Becoming Nicole" by Amy Ellis Nutt, it gave them hope (said 1 March 2024)'),
+             _fact("note.trip", "Took a short trip to Rome to clear their mind (said 2 March 2024)"),
+             *[_fact(f"note.other{i}", f"They baked bread and tidied the garden shed, part {i} (said 3 March 2024)")
+               for i in range(6)]]
+    assert recall(facts, "What book did I recommend?", budget_tokens=300, max_facts=1)[0].key == "note.book"
+    assert recall(facts, "Which cities have I visited?", budget_tokens=300, max_facts=1)[0].key == "note.trip"
+
+
 def test_recall_meets_an_irregular_past_form():
     facts = [_fact("note.quilt", "They made a patchwork quilt for the church fair (said 13 March 2024)"),
              _fact("note.fair", "The church fair raffle raised money for the roof (said 13 March 2024)")]
@@ -487,9 +515,26 @@ def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, tex
     ("Did you meet Kiwi?", None),  # someone only the asker named
     ("What do you think of the plan?", None),  # an opinion of something
     ("I finished the quilt.", None),  # no question
+    ("That sounds fun! Any competitions coming up?", "any competitions coming up"),  # names nobody: put to them
+    ("We went camping. Any fun plans for the summer?", "any fun plans for the summer"),
+    ("I love pasta. Any recommendations for my trip?", None),  # the asker's own trip
+    ("Any news on Kiwi?", None),  # someone only the asker named
+    ("무슨 자전거?", "무슨 자전거"),  # Korean: a question word, nobody named
+    ("너 요즘 뭐 해?", "너 요즘 뭐 해"),  # put to them
+    ("제주도는 어땠어?", None),  # how they found it: their opinion
+    ("나 어제 뭐 했게?", None),  # the asker's own day
 ])
 def test_only_a_question_about_the_visitor_frames_their_answer(previous, asked):
     assert asked_of_them(previous) == asked
+
+
+def test_an_answer_to_a_question_naming_nobody_is_theirs_with_what_it_answers():
+    [fact] = told(extract("They named the robot Sorty McSortface. The regional is on 16 March.", WED,
+                          previous="Any news on the robotics team?"))
+    assert fact.statement.startswith("Asked any news on the robotics team: They named the robot Sorty McSortface")
+    assert "16 March 2024" in fact.statement and fact.when == "2024-03-16"
+    [fact] = told(extract("초록색 미니벨로야. 한강 따라서 병원까지 삼십 분 걸려.", WED, previous="무슨 자전거?"))
+    assert fact.statement.startswith("무슨 자전거? 초록색 미니벨로야")
 
 
 def test_how_was_something_of_theirs_frames_the_answer_and_how_was_something_else_does_not():

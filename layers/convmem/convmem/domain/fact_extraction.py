@@ -212,7 +212,7 @@ _SUBJECT_DROPPED = re.compile(
 # A request to the agent ("Please change the address") or a wish for the other party ("Take care")
 # is what they want done, not who they are.
 _REQUEST = re.compile(
-    r"^(?:please|pls|kindly|let's|lets|help me|check|tell me|show me|send me|remind me|take care|give|have fun|enjoy|"
+    r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다)[.!?~\s]*$",
     re.IGNORECASE,
@@ -244,6 +244,18 @@ _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|
 _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
                        r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
 MAX_WORDS = 60
+# A sentence with neither a subject nor a verb of its own ("A small blue one in Oakridge.",
+# "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
+_SUBJECT_OR_VERB = re.compile(
+    r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
+    r"can|could|should|may|might|must|let's)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
+_FRAGMENT_WORDS = 15
+
+
+def _fragment(sentence: str) -> bool:
+    """Whether ``sentence`` is a short English fragment without a subject or verb of its own."""
+    return (not re.search(r"[가-힣]", sentence) and len(sentence.split()) <= _FRAGMENT_WORDS
+            and not _SUBJECT_DROPPED.match(sentence) and not _SUBJECT_OR_VERB.search(sentence))
 # A sentence right after a kept one that says why or how it felt ("I painted this after I visited
 # the centre. I wanted to capture its warmth.") is the meaningful part of it: it joins it rather
 # than standing alone without what it is about.
@@ -319,7 +331,9 @@ def _clauses_about_them(sentence: str) -> str | None:
     nothing about the visitor is left."""
     parts = [p for p in _CLAUSE.split(sentence) if p]
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
-    if len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE):
+    # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about.)
+    if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
+            and not _fragment(sentence)):
         parts = parts[1:]
     kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?")]
     if not kept:
@@ -340,6 +354,15 @@ _QUESTION_START = re.compile(r"\b(?:what|which|how|where|when|who|why|did|do|doe
                              r"can|could|any|got)\b", re.IGNORECASE)
 _YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|could|should|what|how|where|when|why|"
                           r"which|who|and|if|that)\s+you\b", re.IGNORECASE)
+# A question naming nobody ("Any news on the robotics team?", "Any plans for the summer?") is put to
+# the visitor: in a conversation of two, the asker would say "I" or "we" of their own things.
+_NAMES_NOBODY = re.compile(r"^(?:any|anything|got any|got anything)\b", re.IGNORECASE)
+# Korean: a question put to them ("너", "네가") or naming nobody with a question word ("무슨
+# 자전거?"); not one about the asker's own (나, 우리) nor one asking how they found something (어땠어).
+_KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|당신)(?=\s|$|[?!.])")
+_KO_ASKS = re.compile(r"무슨|어떤|뭐|뭘|무엇|어디|언제|누구|몇|왜|어떻게")
+_KO_ASKER_OWN = re.compile(r"(?:^|\s)(?:나는|나도|내가|내|나|난|저는|저도|제가|저희|우리|우리는)(?=\s|$)")
+_KO_OPINION = re.compile(r"어땠|어때|좋았|재밌|재미있|괜찮")
 _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've\b", re.I), "they've"),
             (re.compile(r"\byou'd\b", re.I), "they'd"), (re.compile(r"\byou'll\b", re.I), "they'll"),
             (re.compile(r"\byourself\b", re.I), "themselves"), (re.compile(r"\byours\b", re.I), "theirs"),
@@ -356,9 +379,15 @@ def asked_of_them(previous: str | None) -> str | None:
     if not questions:
         return None
     question = questions[-1]
+    if re.search(r"[가-힣]", question):
+        if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(question) or not (
+                _KO_YOU.search(question) or _KO_ASKS.search(question)):
+            return None
+        return question.rstrip("?!. ")
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
-    if (not _ASKS_ABOUT_YOU.search(question) or _ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
+    if (not (_ASKS_ABOUT_YOU.search(question) or _NAMES_NOBODY.match(question))
+            or _ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
             or _NAMED_THING.search(question) or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
     content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
@@ -409,7 +438,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers)
         follows = last is not None or held is not None
         continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence))
-                                     or (not korean and last is not None and _WHY_OR_HOW.match(sentence)))
+                                     or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
+                                     or (not answers and _fragment(sentence)))
         if not own and not continues:
             last = held = None
             continue
@@ -417,29 +447,31 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
         if continues and last is not None:
-            fact = out[last]  # it goes on about the previous sentence: one fact
-            if len(fact.statement.split()) + len(statement.split()) <= MAX_WORDS:
-                value = " ".join(dict.fromkeys([*fact.value.split(), *(t for t in content if t not in _KO_SELF)]))
-                out[last] = fact.model_copy(update={"statement": _join(fact.statement, statement), "value": value[:300],
-                                                    "when": fact.when or when})
+            joined = _joined(out[last], statement, content, when)  # it goes on about the previous sentence: one fact
+            if joined is not None:
+                out[last] = joined
                 continue
             if not own:
                 last = None
                 continue
-        elif continues and held is not None:  # it completes the thin sentence before it
+        elif held is not None and (continues or (own and _carries(content, when, sentence, covered))):
+            # It completes the thin sentence before it, or that one leads into it ("I got promoted!
+            # I'm a senior designer now."): one fact, so the lead is not lost.
             statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
-        held, last = None, None
-        # Three words that carry something; two when it names its time ("I went to the dentist yesterday");
-        # one when it also names a place or someone ("I've been to Paris yesterday").
-        # Korean particles ride on the word (음식을): a slot's 음식 covers it.
-        needed = 3 if not when else 1 if _NAMED_THING.search(sentence) else 2
-        if len(set(content)) < needed or all(_covered(w, covered) for w in content):
-            held = (statement, content, when) if own else None
+        kept, held, last = last, None, None
+        if answers and asked:  # what it answers goes with it, held or kept
+            statement = f"{asked}? {statement}" if korean else f"Asked {asked}: {statement}"
+        if not _carries(content, when, sentence, covered):
+            # Too thin alone, right after one of theirs ("Nursing, like me."): it says more of that.
+            joined = _joined(out[kept], statement, content, when) if kept is not None and own and content else None
+            if joined is not None:
+                out[kept], last = joined, kept
+                continue
+            slot_said = bool(content) and all(_covered(w, covered) for w in content)  # "My name is Minji.": a slot holds it
+            held = (statement, content, when) if own and not slot_said else None
             continue
         if len(statement.split()) > MAX_WORDS:
             statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
-        if answers and asked:
-            statement = f"Asked {asked}: {statement}"
         value = " ".join(t for t in content if t not in _KO_SELF)
         topic = _topic([t for t in content if t.isalnum() and t not in _KO_SELF and not t.isdigit()])
         try:
@@ -456,9 +488,26 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     return out
 
 
+def _carries(content: list[str], when: str | None, sentence: str, covered: set[str]) -> bool:
+    """Whether a sentence's content words are worth a fact of their own: three words that carry
+    something; two when it names its time ("I went to the dentist yesterday"); one when it also
+    names a place or someone ("I've been to Paris yesterday"); not all of them held by a slot fact
+    of the message (Korean particles ride on the word, 음식을: a slot's 음식 covers it)."""
+    needed = 3 if not when else 1 if _NAMED_THING.search(sentence) else 2
+    return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
+
+
 def _covered(word: str, covered: set[str]) -> bool:
     """Whether a slot fact of the message already holds ``word`` (a Hangul word with its particle too)."""
     return word in covered or (not word.isascii() and any(len(c) > 1 and word.startswith(c) for c in covered))
+
+
+def _joined(fact: FactCandidate, statement: str, content: list[str], when: str | None) -> FactCandidate | None:
+    """``fact`` with a following sentence that says more of it; None when the two would be too long."""
+    if len(fact.statement.split()) + len(statement.split()) > MAX_WORDS:
+        return None
+    value = " ".join(dict.fromkeys([*fact.value.split(), *(t for t in content if t not in _KO_SELF)]))
+    return fact.model_copy(update={"statement": _join(fact.statement, statement), "value": value[:300], "when": fact.when or when})
 
 
 def _join(first: str, then: str) -> str:

@@ -414,13 +414,20 @@ def asks_when(query: str) -> bool:
 
 
 # What kind of answer a question wants, and what a fact holding one looks like: "how long" wants a
-# number or a duration ("for 4 years"), "where" a named place, "who" someone named. A fact that
-# matches the question's words and holds that kind of answer ranks above one that only matches.
+# number or a duration ("for 4 years"), "where" (or "which cities") a named place, "who" someone
+# named, "what book" (song, film...) a title: quoted, or by someone named. A fact that matches the
+# question's words and holds that kind of answer ranks above one that only matches; among facts
+# that share no word with the question, one holding the kind is recalled first.
+_TITLED = r"books?|novels?|songs?|albums?|movies?|films?|shows?|series|poems?|podcasts?|plays?|games?|paintings?"
 _ANSWER_KINDS = (
     (re.compile(r"\bhow (?:long|many|much|old|often|far)\b|얼마나|몇", re.IGNORECASE),
      re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|a few|a couple|"
                 r"several|half)\b", re.IGNORECASE)),
-    (re.compile(r"\bwhere\b|어디", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+|\b(?:in|at|to|from) the\b")),
+    (re.compile(rf"\b(?:what|which)\s+(?:\w+\s+)?(?:{_TITLED})\b|무슨 (?:책|노래|영화)|어떤 (?:책|노래|영화)", re.IGNORECASE),
+     re.compile(r'"[^"]{2,80}"|“[^”]{2,80}”|『[^』]{1,80}』|「[^」]{1,80}」|\bby (?:[A-Z][\w\'-]+\s?){1,3}')),
+    (re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:cit(?:y|ies)|countr(?:y|ies)|towns?|places?|states?)\b|어디|어느 (?:나라|도시)",
+                re.IGNORECASE),
+     re.compile(r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+(?:the\s+)?(?!I\b|I')[A-Z][\w'-]+|\b(?:in|at|to|from) the\b")),
     (re.compile(r"\bwho(?:m|se)?\b|누구", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+")),
 )
 KIND_BOOST = 1.3
@@ -522,15 +529,18 @@ def _prefixes(text: str) -> frozenset[str]:
 
 def _fill_order(facts: Sequence[Fact], texts: Sequence[str], query: str, taken: set[int], limit: int) -> list[int]:
     """At most ``limit`` facts BM25 did not score, closest first by a second signal: how many of
-    the message's word beginnings they share, then (for a question about time) whether they name
-    their time, then the most recently said."""
+    the message's word beginnings they share, then whether they hold the kind of answer asked for
+    (``_ANSWER_KINDS``), then (for a question about time) whether they name their time, then the
+    most recently said."""
     wanted = _prefixes(query)
     when = asks_when(query)
+    kind = _answer_kind(query)
 
-    def signal(i: int) -> tuple[int, int, float]:
+    def signal(i: int) -> tuple[int, int, int, float]:
         f = facts[i]
         shared = len(wanted & _prefixes(texts[i])) if wanted else 0
-        return (-shared, -1 if when and f.when else 0, -f.source.at.timestamp())
+        holds = kind is not None and bool(kind.search(_without_said(f.statement)))
+        return (-shared, -holds, -1 if when and f.when else 0, -f.source.at.timestamp())
 
     rest = (i for i in range(len(facts)) if i not in taken)
     return heapq.nsmallest(limit, rest, key=signal)
