@@ -464,7 +464,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if not _carries(content, when, sentence, covered):
             # Too thin alone, right after one of theirs ("Nursing, like me."): it says more of that.
             joined = _joined(out[kept], statement, content, when) if kept is not None and own and content else None
-            if joined is not None:
+            if kept is not None and joined is not None:
                 out[kept], last = joined, kept
                 continue
             slot_said = bool(content) and all(_covered(w, covered) for w in content)  # "My name is Minji.": a slot holds it
