@@ -9,7 +9,7 @@ SAM_STAMP := $(SAM_VENV)/.installed
 # The real SAM translator plus cfn-lint, offline (cfn-lint alone misses SAM errors).
 SAM_VALIDATE := SAM_CLI_TELEMETRY=0 $(SAM_VENV)/bin/sam validate --lint --template template.yaml --region us-east-1
 
-.PHONY: run test e2e lint typecheck docs clean bench invoke sam-venv sam-validate build-check
+.PHONY: run test test-stack test-inprocess checks e2e lint typecheck docs clean bench invoke sam-venv sam-validate build-check
 
 $(STAMP): requirements-dev.txt requirements-clients.txt clients/python/pyproject.toml layers/convmem/requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,11 +31,24 @@ sam-venv: $(SAM_STAMP)
 run: $(STAMP)
 	$(PY) -m local.run
 
-## make test: every test tier plus the template lint (cfn-lint and sam validate --lint)
-test: $(STAMP) $(SAM_STAMP) typecheck
+## make test: every test tier plus the template lint (cfn-lint and sam validate --lint) and the type check.
+## Two halves of the tests run side by side (the local-stack tiers wait on subprocesses and HTTP while
+## the in-process tiers compute), then the checks; each part prints its output when it ends.
+test: $(STAMP) $(SAM_STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-stack test-inprocess checks
+
+# The tiers that start the local stack (moto server and the API as subprocesses on free ports).
+STACK_TIERS := tests/integration tests/e2e
+test-stack: $(STAMP)
+	$(PY) -m pytest $(STACK_TIERS)
+
+# Everything else under tests/ (pytest's testpaths), in-process.
+test-inprocess: $(STAMP)
+	$(PY) -m pytest $(addprefix --ignore=,$(STACK_TIERS))
+
+checks: $(STAMP) $(SAM_STAMP) typecheck
 	$(VENV)/bin/cfn-lint template.yaml
 	$(SAM_VALIDATE)
-	$(PY) -m pytest
 
 ## make e2e: the widget in headless Chromium only (installs chromium and fonts-nanum with apt-get
 ## when missing; `make test` runs this tier too)
@@ -77,10 +90,8 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy layers/convmem/convmem
 	@for f in functions/*/app.py; do $(VENV)/bin/mypy $$f || exit 1; done
 
-lint: $(STAMP) $(SAM_STAMP) typecheck
+lint: checks
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/cfn-lint template.yaml
-	$(SAM_VALIDATE)
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) .pytest_cache .ruff_cache .mypy_cache tests/e2e/output
