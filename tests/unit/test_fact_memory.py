@@ -498,11 +498,14 @@ def test_a_short_answer_takes_its_topic_from_the_question_about_them():
     ("We adopted a beagle called Biscuit. Did you see the photos?", "Yes! So cute, those floppy ears."),
     ("Ethan won his sailing race on Sunday. How did you find the regatta?", "Windy but thrilling, the boats were gorgeous."),
     ("I'm a nurse at St. Mary's now. What shifts are you working this month?", "Mostly nights, the ward is short-staffed."),
+    ("We adopted a puppy called Rex! Any tips for the first week?", "Crate training. A quiet corner with a blanket."),
+    ("I saw your photos from the lake. Any plans for the weekend?", "Gorgeous colours. Nothing much, maybe a film."),
 ])
 def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, text):
     found = extract(text, WED, previous=previous)
     said = " ".join(f"{c.statement} {c.value}" for c in found).casefold()
-    theirs = {"kiwi", "parrot", "marathon", "beagle", "biscuit", "ethan", "sailing", "regatta", "nurse", "mary"}
+    theirs = {"kiwi", "parrot", "marathon", "beagle", "biscuit", "ethan", "sailing", "regatta", "nurse", "mary", "puppy",
+              "rex", "lake"}
     assert not {w for w in theirs if w in said}, said
 
 
