@@ -427,6 +427,24 @@ def test_a_fragment_without_subject_or_verb_says_more_of_the_sentence_before_it(
     assert told(extract("A small blue one in Oakridge with a yard.", WED)) == []  # alone, a fragment of nobody's
 
 
+def test_a_sentence_opening_with_a_fragment_says_more_of_the_one_before_it():
+    [fact] = told(extract("Bought a second-hand piano last week. An old Bechstein upright, 300 pounds, it needs tuning.", WED))
+    assert "piano" in fact.statement and "Bechstein" in fact.statement
+
+
+def test_family_called_by_what_they_are_to_the_visitor_is_their_world_and_the_next_day_is_not_the_future():
+    [fact] = told(extract("Mum had her knee operation on Monday and was on crutches the next day.", WED))
+    assert "knee operation on Monday 11 March 2024" in fact.statement and fact.when == "2024-03-11"
+    assert told(extract("Bob had his knee operation on Monday.", WED)) == []  # someone else's, not theirs
+
+
+def test_korean_hearsay_is_not_what_they_tell():
+    assert told(extract("지훈 씨 원래 노래 잘하잖아 ㅋㅋ 합창단 연습 엄청 힘들다던데", WED)) == []
+    assert told(extract("합창단 연습이 엄청 힘들대요", WED)) == []
+    [fact] = told(extract("어제 합창단 연습 갔는데 엄청 힘들었어", WED))
+    assert "합창단" in fact.statement and fact.when == "2024-03-12"
+
+
 def test_a_thin_lead_is_kept_with_what_follows_it_or_with_what_it_follows():
     [fact] = told(extract("I got promoted! I'm a senior designer at Greenline now.", WED))
     assert "got promoted" in fact.statement and "senior designer at Greenline" in fact.statement

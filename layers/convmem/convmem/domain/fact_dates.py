@@ -216,7 +216,8 @@ _PAST_EN = re.compile(
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )
-_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|next|"
+# ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
                         r"booked|scheduled|starts?|begins?)\b", re.IGNORECASE)
 _PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
 

@@ -152,7 +152,9 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|�
 # ("사진 정말 예쁘네요", "좋았겠다").
 # "~잖아(요)" appeals to what the listener knows ("그 사람 노래 잘하잖아": their world, not the
 # visitor's); the plain "~고 싶다!" is "I'd love to" (an _OPINION in English), unlike the told "~고 싶어요".
-_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다)[.!~ㅎㅋ\s]*$")
+# Hearsay ("~다던데", "~래요", "~했대") reports what someone else said, not what the visitor tells.
+_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다"
+                          r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
@@ -250,6 +252,9 @@ _SUBJECT_OR_VERB = re.compile(
     r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
     r"can|could|should|may|might|must|let's)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
 _FRAGMENT_WORDS = 15
+# Family called by what they are to the visitor ("Dad had his hip replaced", "Mum says hi"): the
+# visitor's world, as "my dad" would be.
+_KIN_NAME = re.compile(r"^(?:Dad|Daddy|Mum|Mummy|Mom|Mommy|Mam|Grandma|Grandpa|Granddad|Grandad|Gran|Granny|Nan|Nana|Nanna)\b")
 
 
 def _fragment(sentence: str) -> bool:
@@ -435,11 +440,15 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if said_at is not None:
             resolved, when = fact_dates.resolve(sentence, said_at)
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
-            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers)
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers
+            or _KIN_NAME.match(sentence))
         follows = last is not None or held is not None
+        # A fragment says more of what came before ("An 8-inch one, 180 quid, it barely fit."):
+        # the whole sentence, or the first clause of one that is not theirs alone.
+        elaborates = not answers and (_fragment(sentence) or (not own and _fragment(_CLAUSE.split(sentence)[0])))
         continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
-                                     or (not answers and _fragment(sentence)))
+                                     or elaborates)
         if not own and not continues:
             last = held = None
             continue
