@@ -438,6 +438,13 @@ def _answer_kind(query: str) -> re.Pattern[str] | None:
     return next((holds for asks, holds in _ANSWER_KINDS if asks.search(query)), None)
 
 
+@lru_cache(maxsize=16384)
+def _holds(kind: re.Pattern[str], statement: str) -> bool:
+    """Whether ``statement`` holds the kind of answer ``kind`` looks for. Cached as ``_prefixes``:
+    a question of a kind tests every fact of the user, and their statements recur turn after turn."""
+    return bool(kind.search(_without_said(statement)))
+
+
 def recall(
     facts: Sequence[Fact],
     query: str,
@@ -466,7 +473,7 @@ def recall(
                   for s, f in zip(scores, facts, strict=True)]
     kind = _answer_kind(query)
     if kind is not None:  # the kind of answer asked for ("how long" -> "for 4 years"), beyond when it was said
-        scores = [s * KIND_BOOST if s > 0 and kind.search(_without_said(f.statement)) else s for s, f in zip(scores, facts, strict=True)]
+        scores = [s * KIND_BOOST if s > 0 and _holds(kind, f.statement) else s for s, f in zip(scores, facts, strict=True)]
 
     def standing(f: Fact) -> int:
         return STANDING_KEYS.index(f.key) if f.key in STANDING_KEYS else len(STANDING_KEYS)
@@ -539,7 +546,7 @@ def _fill_order(facts: Sequence[Fact], texts: Sequence[str], query: str, taken: 
     def signal(i: int) -> tuple[int, int, int, float]:
         f = facts[i]
         shared = len(wanted & _prefixes(texts[i])) if wanted else 0
-        holds = kind is not None and bool(kind.search(_without_said(f.statement)))
+        holds = kind is not None and _holds(kind, f.statement)
         return (-shared, -holds, -1 if when and f.when else 0, -f.source.at.timestamp())
 
     rest = (i for i in range(len(facts)) if i not in taken)
