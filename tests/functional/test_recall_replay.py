@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -39,23 +40,35 @@ CONVERSATION = {
 }
 
 
-@pytest.fixture()
-def replayed(tmp_path, monkeypatch):
+def tiny_conversation(tmp_path, monkeypatch):
+    """CONVERSATION as the benchmark loads a file, with test credentials in the environment."""
     for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
         monkeypatch.setenv(k, v)
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
-    saved = dict(os.environ)
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps([CONVERSATION]))
     (conv,) = load_conversations(path, "file")
+    return conv
+
+
+@contextmanager
+def in_process_stack():
+    """The benchmark's in-process stack on mock_aws; the environment it sets is put back after."""
+    saved = dict(os.environ)
     try:
         with mock_aws():
-            stack = build_stack()
-            result = measure(conv, stack, (300,), None)
-            yield result, stack.api.export.export("recall-tiny")
+            yield build_stack()
     finally:
         os.environ.clear()
         os.environ.update(saved)
+
+
+@pytest.fixture()
+def replayed(tmp_path, monkeypatch):
+    conv = tiny_conversation(tmp_path, monkeypatch)
+    with in_process_stack() as stack:
+        result = measure(conv, stack, (300,), None)
+        yield result, stack.api.export.export("recall-tiny")
 
 
 def test_both_sides_real_words_are_stored_as_the_turns_rows_at_the_time_they_were_said(replayed):

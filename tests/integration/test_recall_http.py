@@ -4,32 +4,18 @@ question) on a local stack finds exactly what the in-process replay through turn
 
 from __future__ import annotations
 
-import json
-import os
-
 import pytest
-from moto import mock_aws
 
-from bench.recall import HttpStack, build_stack, load_conversations, measure
-from tests.functional.test_recall_replay import CONVERSATION
+from bench.recall import HttpStack, measure
+from tests.functional.test_recall_replay import in_process_stack, tiny_conversation
 
 pytestmark = pytest.mark.integration
 
 
 def test_the_replay_over_http_finds_what_the_in_process_replay_finds(tmp_path, monkeypatch):
-    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
-        monkeypatch.setenv(k, v)
-    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
-    saved = dict(os.environ)
-    path = tmp_path / "tiny.json"
-    path.write_text(json.dumps([CONVERSATION]))
-    (conv,) = load_conversations(path, "file")
-    try:
-        with mock_aws():
-            in_process = measure(conv, build_stack(), (300,), None)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    conv = tiny_conversation(tmp_path, monkeypatch)
+    with in_process_stack() as stack:
+        in_process = measure(conv, stack, (300,), None)
 
     http = HttpStack()
     try:
