@@ -4,7 +4,6 @@ function under moto, and the turn built from the same two steps."""
 from __future__ import annotations
 
 import json
-import threading
 from datetime import UTC, datetime, timedelta
 
 import boto3
@@ -15,6 +14,7 @@ from convmem.ports import FactsJob
 from convmem.service.turn import ContextInput, ExchangeInput, TurnInput
 
 from local.apigw import to_event
+from tests.concurrency import run_together
 from tests.functional.conftest import API_KEY, load_event, scan_all
 from tests.functional.test_api_handler import call
 from tests.functional.test_bedrock import bedrock_settings, converse_out, runtime  # noqa: F401 (fixtures)
@@ -328,21 +328,12 @@ def test_a_turn_between_a_context_and_its_exchange_commits_first_and_nothing_is_
 def test_concurrent_exchanges_on_one_session_keep_pairs_together(settings):
     services = build_api(settings, clients={"dynamodb": SerialClient(boto3.client("dynamodb"))})
     services.turns.record_exchange(USER, "s-race", ExchangeInput(visitor="warm up", agent="ok"))
-    errors: list[Exception] = []
 
     def one(i: int) -> None:
-        try:
-            build_api(settings, clients={"dynamodb": SerialClient(boto3.client("dynamodb"))}).turns.record_exchange(
-                USER, "s-race", ExchangeInput(visitor=f"visitor {i}", agent=f"agent {i}"))
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
+        build_api(settings, clients={"dynamodb": SerialClient(boto3.client("dynamodb"))}).turns.record_exchange(
+            USER, "s-race", ExchangeInput(visitor=f"visitor {i}", agent=f"agent {i}"))
 
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_together(one, [(i,) for i in range(8)]) == []
     page = transcript(services, "s-race")
     assert [s for s, _, _ in page] == list(range(1, 19))
     for (vs, vr, vt), (as_, ar, at) in zip(page[2::2], page[3::2], strict=True):

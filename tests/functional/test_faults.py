@@ -7,7 +7,6 @@ turn failed, and that nothing is lost or doubled afterwards."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
 
@@ -23,6 +22,7 @@ from convmem.ports import FactsJob, FoldJob
 from convmem.service.turn import TurnInput
 
 from local.lambda_runtime import LambdaContext, load_module
+from tests.concurrency import run_together
 from tests.functional.conftest import load_event, scan_all
 
 USER, SESSION = "sample-user", "sample-session"
@@ -300,11 +300,7 @@ def test_the_same_client_turn_id_at_once_asks_the_model_once(aws, settings):
         except Exception as exc:  # noqa: BLE001
             outcomes.append(exc)
 
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert run_together(send, [(), ()]) == []
     assert calls == ["only once"]
     kinds = sorted(type(o).__name__ for o in outcomes)
     assert kinds in (["TurnInProgressError", "TurnResult"], ["TurnResult", "TurnResult"])

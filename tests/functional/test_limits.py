@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import threading
 from datetime import UTC, datetime
 
 import boto3
@@ -20,6 +19,7 @@ from convmem.service.turn import TurnInput
 
 from local.apigw import to_event
 from local.lambda_runtime import LambdaContext, load_module
+from tests.concurrency import run_together
 from tests.functional.conftest import API_KEY, CallCounter, scan_all
 from tests.functional.test_turn_service import SerialClient
 
@@ -172,11 +172,7 @@ def test_concurrent_turns_that_all_read_a_free_window_still_get_only_the_limit_t
         except RateLimitedError as exc:
             outcomes.append(f"429 after {exc.retry_after_s}")
 
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert run_together(one, [(i,) for i in range(8)]) == []
     assert outcomes.count("ok") == 3 and len(outcomes) == 8
     assert all(o == "429 after 55" for o in outcomes if o != "ok")  # refused by the commit's condition
     assert sum(1 for i in scan_all(aws[1]) if i.get("SK", {}).get("S", "").startswith("MSG#")) == 3 * 2

@@ -9,6 +9,7 @@ from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
 from convmem.ports import FactsJob
 
+from tests.concurrency import run_together
 from tests.fakes import CountingModel
 
 
@@ -50,11 +51,7 @@ def test_two_folds_racing_for_one_session_fold_each_message_once(memory):
         barrier.wait()
         folds[i].fold("s1", "alice", 8 if i == 0 else 16)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert run_together(run, [(0,), (1,)]) == []
     assert memory.store.get_state("alice", "s1")[0].summarized_through == 16
     assert summary_seqs(memory) == list(range(1, 17))
 
@@ -79,20 +76,11 @@ def test_concurrent_facts_jobs_leave_one_current_fact_per_slot_with_history(memo
     memory.say("My name is Minji", session="s-a")
     memory.say("I moved to Seoul", session="s-b", channel="api")
     facts = memory.facts_service()
-    errors: list[Exception] = []
 
     def run(session: str, seq: int) -> None:
-        try:
-            facts.process(FactsJob(user_id="alice", session_id=session, visitor_seq=seq))
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
+        facts.process(FactsJob(user_id="alice", session_id=session, visitor_seq=seq))
 
-    threads = [threading.Thread(target=run, args=j) for j in [("s-a", 1), ("s-a", 3), ("s-b", 1)] * 4]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_together(run, [("s-a", 1), ("s-a", 3), ("s-b", 1)] * 4) == []
     current = {f.key: f for f in memory.api.facts.list_facts("alice")}
     assert len(current) == len(memory.api.facts.list_facts("alice")), "two current facts in one slot"
     assert set(current) == {"name", "home.location"}

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from convmem.errors import DependencyUnavailableError, ErasureInProgressError, TurnInProgressError
+
+from tests.concurrency import run_together
 
 
 def rows(memory, session="s1", user="alice"):
@@ -24,20 +25,7 @@ def test_each_turn_stores_its_two_rows_and_no_plaintext(memory):
 
 def test_concurrent_turns_on_one_session_keep_seqs_contiguous_and_pair_each_reply(memory):
     memory.say("warm up")
-    errors: list[Exception] = []
-
-    def one(i: int) -> None:
-        try:
-            memory.say(f"concurrent {i}")
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_together(lambda i: memory.say(f"concurrent {i}"), [(i,) for i in range(10)]) == []
     assert [seq for seq, _ in rows(memory)] == list(range(1, 23))
     page = memory.api.sessions.transcript("alice", "s1", limit=50).messages
     for visitor, agent in zip(page[::2], page[1::2], strict=True):
