@@ -572,3 +572,56 @@ def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_s
     assert [f.key for f in chosen] == ["note.a", "note.c"]  # the near-repeat waits; the helpline gets in
     assert {f.key for f in recall(facts, "What counselling jobs am I looking into?", budget_tokens=300, max_facts=3)} == {
         "note.a", "note.b", "note.c"}  # with room, the repeat still comes
+
+
+# --- what a fact was said about, and the kind of thing it names ----------------------------------
+def test_a_fact_keeps_the_words_of_the_question_it_answers_and_of_its_message_to_be_found_by():
+    [fact] = told(extract("Loved it. Climbed Hallasan with Mum, my legs still ache!", WED, previous="So how was Jeju?"))
+    assert "Jeju" not in fact.statement  # the other party's words are never sent as the visitor's...
+    assert "jeju" in fact.context.split()  # ...but what the answer was about finds it
+    first, then = told(extract("어제 첫 수업 들었어! 망원동에 있는 작은 공방인데 매주 화요일 저녁반이야", WED,
+                               previous="너 도자기 배운다며? 시작함?"))
+    assert "공방" in then.statement and {"도자기", "수업"} <= set(then.context.split())  # the questions, the sentence before
+    assert "공방인데" in first.context.split() and "어제" not in first.context  # a time word is in the statement, resolved
+    assert "너" not in then.context and "you" not in fact.context  # whom the question is put to is no topic
+
+
+def test_recall_finds_a_fact_by_what_it_was_said_about_but_ranks_what_a_fact_says_first():
+    facts = merge_all([], [(c, src(1)) for c in extract("Climbed Hallasan with Mum, my legs still ache!", WED,
+                                                            previous="How was Jeju?")], now=WED, new_id=ids())[0]
+    facts = [*facts, _fact("note.garden", "They planted tulips in the garden (said 13 March 2024)")]
+    assert "Hallasan" in recall(facts, "What did I do in Jeju?", budget_tokens=300, max_facts=1)[0].statement
+    facts = [*facts, _fact("note.jeju", "They want to go back to Jeju next spring (said 13 March 2024)")]
+    assert recall(facts, "What about Jeju?", budget_tokens=300, max_facts=1)[0].key == "note.jeju"
+
+
+def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
+    from convmem.domain.forgetting import forget_sources
+    new_id = ids()
+    facts = merge_all([], [(c, src(1)) for c in extract("Climbed Hallasan with Mum, my legs still ache!", WED,
+                                                            previous="How was Jeju?")], now=WED, new_id=new_id)[0]
+    later = src(2, WED + timedelta(days=1))
+    facts = merge_all(facts, [(c, later) for c in extract("I climbed Hallasan with Mum, my legs still ache!", later.at)],
+                      now=later.at, new_id=new_id)[0]
+    assert len(told(facts)) == 1  # the same thing said again: one fact
+    [kept] = told(forget_sources(facts, lambda s: s.seq == 2, now=later.at, new_id=new_id)[0])
+    assert "jeju" in kept.context.split()
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("What pets do I have?", "Their tortoise Pemberton is still hibernating in the wine fridge"),
+    ("What animals do I keep?", "Picked up two ex-battery hens from a rescue on Sunday"),
+    ("Any health problems lately?", "Felt something pop in their calf at football, a torn muscle"),
+    ("What jobs have I had?", "Six years as a claims adjuster at Pellham Mutual"),
+    ("우리 가족 얘기 기억나?", "엄마랑 한라산 정상까지 올라갔어"),
+])
+def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
+    facts = [_fact("note.said", f"{said} (said 13 March 2024)"),
+             *[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)]]
+    assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.said"
+
+
+def test_a_word_that_only_begins_like_a_kind_does_not_name_it():
+    facts = [_fact("note.plan", "몇 개월 동안 약속이 많았어 (2024년 3월 13일에 말함)"),
+             _fact("note.walk", "강아지랑 한강 산책했어 (2024년 3월 13일에 말함)")]
+    assert [f.key for f in recall(facts, "반려동물 있어?", budget_tokens=300, max_facts=5)][:1] == ["note.walk"]

@@ -21,7 +21,7 @@ from datetime import datetime
 
 from convmem.domain import fact_dates, relevance
 from convmem.domain.fact_merge import normalise_key, priority
-from convmem.domain.models import FactCandidate
+from convmem.domain.models import CONTEXT_MAX_CHARS, FactCandidate
 
 _LANGUAGES = {
     "english": "English", "korean": "Korean", "japanese": "Japanese", "chinese": "Chinese", "spanish": "Spanish",
@@ -524,6 +524,28 @@ def _join(first: str, then: str) -> str:
     return f"{first}. {then[:1].upper()}{then[1:]}"
 
 
+def _with_context(told: list[FactCandidate], text: str, said_at: datetime | None,
+                  previous: str | None) -> list[FactCandidate]:
+    """``told`` with the words around each statement that it does not say (FactCandidate.context):
+    the questions the message answers ("How was Jeju?"), then the rest of the message, its time
+    words resolved away. Only to be searched: the other party's words are never sent as the
+    visitor's."""
+    questions = [_OTHER_PARTY.sub(" ", q) for q in _SENTENCE.split(previous or "") if q.strip().endswith("?")]
+    around = " ".join([*questions, fact_dates.resolve(text, said_at)[0] if said_at is not None else text])
+    words = [w for w in relevance.plain_words(_DATES.sub(" ", around))
+             if relevance.stem(w) not in _NOT_TOPIC and (len(w) > 1 or w.isdigit())]
+    out = []
+    for c in told:
+        said = set(relevance.words(c.statement))
+        context = ""
+        for w in (w for w in words if relevance.stem(w) not in said):
+            if len(context) + len(w) + 1 > CONTEXT_MAX_CHARS:
+                break
+            context = f"{context} {w}".lstrip()
+        out.append(c.model_copy(update={"context": context}) if context else c)
+    return out
+
+
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
     first. ``said_at`` resolves relative time ("yesterday") and dates what they told. ``previous``:
@@ -544,7 +566,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_people(text))
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
-    found.extend(_told(text, said_at, covered, asked_of_them(previous)))
+    found.extend(_with_context(_told(text, said_at, covered, asked_of_them(previous)), text, said_at, previous))
     seen: set[str] = set()
     out = []
     for c in found:

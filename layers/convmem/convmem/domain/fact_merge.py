@@ -55,6 +55,45 @@ _SLOT_WORDS = {
     "pet": "pet 반려",
     "age": "age old 나이",
 }
+# What a question names by its kind ("What pets...?", "any health problems?", "가족") seldom is
+# what a fact says ("their tortoise Pemberton", "torn calf muscle", "엄마랑"): a told fact naming a
+# member of one of these kinds is also found by the kind's words. The kinds the issue of what
+# people tell lists (family, pets, work, health); members are common words, English and Korean
+# (a Hangul noun also with a particle after it; a Hangul verb stem, written with a dash, in any form).
+_KINDS = {
+    "pet animal 반려동물 동물": (
+        "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
+        "fish goldfish horse pony donkey snake lizard gecko iguana hen chicken duck goat sheep pig ferret rat mouse "
+        "강아지 고양이 토끼 햄스터 거북이 앵무새 물고기 닭 반려견 반려묘"),
+    "family 가족": (
+        "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
+        "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
+        "nephew twin stepmother stepfather 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 "
+        "아들 딸 아내 남편 할머니 할아버지 이모 고모 삼촌 조카 사촌 쌍둥이"),
+    "health 건강": (
+        "health doctor hospital clinic surgery operation injury injured hurt sick ill illness allergic allergy "
+        "intolerant pain physio physiotherapy therapy diagnosed diagnosis medication medicine torn sprained fracture "
+        "flu fever asthma diabetes migraine 병원 의사 수술 부상 다쳤- 아파- 아프- 알레르기 진단 감기 몸살"),
+    "job work career 직업 일": (
+        "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
+        "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바"),
+}
+_KO_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "랑", "이랑", "과", "와", "하고", "한테", "에게", "네")
+_KIND_WORDS = {relevance.stem(w) if w.isascii() else w + p: kind for kind, members in _KINDS.items()
+               for w in members.split() if not w.endswith("-") for p in ("", *(() if w.isascii() else _KO_PARTICLES))}
+_KIND_STEMS = tuple((w[:-1], kind) for kind, members in _KINDS.items() for w in members.split() if w.endswith("-"))
+
+
+def _kinds(statement: str) -> list[str]:
+    """The kinds (``_KINDS``) a statement names a member of."""
+    found = []
+    for w in relevance.words(statement):
+        kind = _KIND_WORDS.get(w) or next((k for stem, k in _KIND_STEMS if w.startswith(stem)), None)
+        if kind and kind not in found:
+            found.append(kind)
+    return found
+
+
 # Two statements in different slots are one fact only when they nearly coincide.
 CROSS_SLOT_THRESHOLD = 0.8
 # Slots worth sending on every turn even when the message does not mention them.
@@ -190,7 +229,7 @@ def merge(
             compacted += folded
         fact = Fact(
             id=new_id(), key=key, statement=candidate.statement, value=candidate.value,
-            source=source, created_at=now, updated_at=now, when=candidate.when,
+            source=source, created_at=now, updated_at=now, when=candidate.when, context=candidate.context,
         )
         return MergeResult([*out, fact], "created", fact.id, compacted)
 
@@ -204,7 +243,7 @@ def merge(
     )
     richer = same_polarity and set(relevance.terms(candidate.value)) > set(relevance.terms(fact.value))
     said = FactVersion(statement=candidate.statement, value=candidate.value, source=source, replaced_at=source.at,
-                       when=candidate.when)
+                       when=candidate.when, context=candidate.context)
     if source.at < fact.source.at:
         # Said before the current value: it can only be part of the history.
         if any(_norm(v.value) == _norm(candidate.value) and v.source.at == source.at for v in fact.history):
@@ -215,15 +254,16 @@ def merge(
             return MergeResult(out, "confirmed", fact.id)
         later = min([v.source.at for v in fact.history if v.source.at > source.at] + [fact.source.at])
         version = FactVersion(statement=candidate.statement, value=candidate.value, source=source, replaced_at=later,
-                              when=candidate.when)
+                              when=candidate.when, context=candidate.context)
         history = sorted([*fact.history, version], key=lambda v: v.source.at)[-max_history:]
         out[index] = fact.model_copy(update={"history": history, "updated_at": now})
         return MergeResult(out, "history", fact.id)
     if richer and candidate.when in (None, fact.when):  # the same fact in a fuller wording ("Minji" -> "Minji Kim")
-        worded = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at, when=fact.when)
+        worded = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at, when=fact.when,
+                             context=fact.context)
         out[index] = fact.model_copy(update={
-            "statement": candidate.statement, "value": candidate.value, "source": source, "updated_at": now,
-            "embedding": None, "earlier": [*fact.earlier, worded][-EARLIER_MAX:],
+            "statement": candidate.statement, "value": candidate.value, "context": candidate.context, "source": source,
+            "updated_at": now, "embedding": None, "earlier": [*fact.earlier, worded][-EARLIER_MAX:],
             "when_from": (fact.when_from or fact.source) if fact.when and candidate.when is None else None})
         return MergeResult(out, "reworded", fact.id)
     if close and candidate.when in (None, fact.when):
@@ -231,9 +271,10 @@ def merge(
             "confirmed_by": source, "updated_at": now, "earlier": [*fact.earlier, said][-EARLIER_MAX:]})
         return MergeResult(out, "confirmed", fact.id)
     old = FactVersion(statement=fact.statement, value=fact.value, source=fact.source, replaced_at=source.at,
-                      when=fact.when, when_from=fact.when_from, earlier=fact.earlier)
+                      when=fact.when, when_from=fact.when_from, earlier=fact.earlier, context=fact.context)
     out[index] = fact.model_copy(update={
-        "statement": candidate.statement, "value": candidate.value, "source": source, "confirmed_by": None,
+        "statement": candidate.statement, "value": candidate.value, "context": candidate.context, "source": source,
+        "confirmed_by": None,
         "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None, "when": candidate.when,
         "earlier": [], "when_from": None,
     })
@@ -385,7 +426,8 @@ def searchable(fact: Fact) -> str:
 def _searchable(key: str, statement: str) -> str:
     words = [_SLOT_WORDS.get(part, "") for part in key.split(".")]
     topic = key.split(".", 1)[1].replace("_", " ").replace(".", " ") if "." in key else ""
-    return " ".join([statement, topic, *words])
+    kinds = _kinds(statement) if key.split(".", 1)[0] in (*TOLD, DIGEST) else []
+    return " ".join([statement, topic, *words, *kinds])
 
 
 def embedding_scores(facts: Sequence[Fact], query_vector: Sequence[float] | None, floor: float) -> list[float] | None:
@@ -406,6 +448,10 @@ MAX_MISFITS = 20
 # How much a dated fact gains when the message asks when something happened.
 WHEN_BOOST = 1.5
 SAID_BOOST = 1.2
+# What a fact was said about (Fact.context: the question it answers, the rest of its message)
+# counts half as much as what it says. Measured at 0.3, 0.5 and 1 (one text with the statement):
+# 0.3 and 0.5 found the same; 1 lost answers on long messages, whose words then outweigh the statement.
+CONTEXT_WEIGHT = 0.5
 
 
 def asks_when(query: str) -> bool:
@@ -468,6 +514,9 @@ def recall(
     lexical = scores is None
     if scores is None:
         scores = relevance.bm25_scores(query, texts)
+        if any(f.context for f in facts):  # what it was said about counts, less than what it says
+            around = relevance.bm25_scores(query, [f.context for f in facts])
+            scores = [s + CONTEXT_WEIGHT * a for s, a in zip(scores, around, strict=True)]
     if asks_when(query):  # what names its time first, then what carries when it was said
         scores = [s * (WHEN_BOOST if f.when else SAID_BOOST if f.key.split(".", 1)[0] in TOLD else 1.0)
                   for s, f in zip(scores, facts, strict=True)]

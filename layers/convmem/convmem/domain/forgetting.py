@@ -38,7 +38,8 @@ Gone = Callable[[FactSource], bool]
 def evidence(fact: Fact) -> list[FactVersion]:
     """Every message the fact was learnt from, as what it said there (oldest first)."""
     current = FactVersion(statement=fact.statement, value=fact.value, source=fact.source,
-                          replaced_at=fact.updated_at, when=fact.when if fact.when_from is None else None)
+                          replaced_at=fact.updated_at, when=fact.when if fact.when_from is None else None,
+                          context=fact.context)
     history = [v.model_copy(update={"when": None}) if v.when_from is not None else v for v in fact.history]
     said = [*fact.earlier, current, *history, *(e for v in fact.history for e in v.earlier)]
     if fact.confirmed_by is not None:
@@ -82,7 +83,7 @@ def replay(fact: Fact, gone: Gone, *, now: datetime, new_id: Callable[[], str], 
     ids = iter([fact.id])
     facts: list[Fact] = []
     for v in left:
-        candidate = FactCandidate(key=key, value=v.value, statement=v.statement, when=v.when)
+        candidate = FactCandidate(key=key, value=v.value, statement=v.statement, when=v.when, context=v.context)
         facts = fact_merge.merge(facts, candidate, v.source, now=now, new_id=lambda: next(ids, None) or new_id(),
                                  threshold=threshold, max_facts=len(left) + 1, max_history=max_history).facts
     out = []

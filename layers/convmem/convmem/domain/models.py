@@ -91,6 +91,8 @@ SNIPPET_MAX_BYTES = 16_000
 SNIPPET_MAX_TOKENS = 4_000
 KNOWLEDGE_MAX_BYTES = 64_000
 KNOWLEDGE_MAX_TOKENS = 16_000
+# Words kept of what surrounds a learnt fact (FactCandidate.context).
+CONTEXT_MAX_CHARS = 200
 
 
 def _utf8_bytes(text: str) -> int:
@@ -210,6 +212,10 @@ class FactCandidate(BaseModel):
     when: str | None = Field(None, max_length=20, pattern=r"^\d{4}(-\d{2}(-\d{2})?|-W\d{2})?$")
     """When what it tells happened or will happen, resolved against when it was said:
     ``2023-05-07``, ``2023-W18`` (a week), ``2023-05``, ``2023``; None when it names no time."""
+    context: str = Field("", max_length=CONTEXT_MAX_CHARS)
+    """Words of the message around the statement that it does not say itself: the question it
+    answers, the other sentences of the message ("How was Jeju?" / "Climbed Hallasan with Mum").
+    Searched by recall, never sent: a fact is found by what it was said about."""
 
 
 class FactVersion(BaseModel):
@@ -228,6 +234,8 @@ class FactVersion(BaseModel):
     earlier: list[FactVersion] = Field(default_factory=list)
     """Other messages that said this value (restatements, the wordings a richer one replaced):
     its provenance, so forgetting one of them leaves the value to the others (domain.forgetting)."""
+    context: str = ""
+    """The words around this wording where it was said (FactCandidate.context)."""
 
 
 class Fact(BaseModel):
@@ -252,6 +260,8 @@ class Fact(BaseModel):
     """The statement's embedding (domain.vectors.quantize), when the model embeds; None until then."""
     when_from: FactSource | None = None
     """The message that said ``when``, when it is not ``source`` (a richer wording without a time)."""
+    context: str = ""
+    """Words around the current wording where it was said (FactCandidate.context): searched, never sent."""
     earlier: list[FactVersion] = Field(default_factory=list)
     """Other messages that said the current value: restatements and the wordings a richer one
     replaced, in the order merged (bounded like ``history``). With ``source`` and

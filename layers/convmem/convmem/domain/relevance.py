@@ -47,6 +47,11 @@ def words(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
+def plain_words(text: str) -> list[str]:
+    """The text's words as written (lower case), without stop words, each once, in order."""
+    return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if w not in _STOP))
+
+
 def terms(text: str) -> list[str]:
     """The words BM25 indexes: ``words`` plus, for each Hangul run, its character bigrams."""
     out: list[str] = []
