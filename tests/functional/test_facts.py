@@ -25,10 +25,10 @@ class FlakyModel(LocalModel):
     def __init__(self) -> None:
         self.down = False
 
-    def extract_facts(self, visitor_message, said_at=None, previous=None):
+    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=()):
         if self.down:
             raise DependencyUnavailableError("extractor down", code="model_unavailable")
-        return super().extract_facts(visitor_message, said_at, previous)
+        return super().extract_facts(visitor_message, said_at, previous, theirs)
 
 
 def load_fn(aws, logical, service_name, build, settings, model):
@@ -231,3 +231,14 @@ def test_one_flooding_message_cannot_stop_the_facts_told_after_it(services, fact
     assert facts_fn(job(3, message_id="after")) == {"batchItemFailures": []}
     facts = by_key(services)
     assert facts["name"].value == "Minji" and facts["contact.email"].value == "minji@example.org"
+
+
+def test_a_facts_job_knows_the_names_of_their_pets_and_people_from_earlier_sessions(services, facts_fn):
+    say(services, "My tortoise Pemberton is hibernating in the wine fridge.", session="winter")
+    facts_fn(job(1, session="winter"))
+    say(services, "Big news: Pemberton woke up! Munching dandelion leaves like nothing happened.")
+    say(services, "Bramble woke up too, apparently.")  # a name they never said is theirs: not their news
+    facts_fn(job(3))
+    told = [f.statement for f in services.facts.list_facts(USER) if f.key.startswith(("note.", "event."))]
+    assert any("Pemberton woke up" in s for s in told) and any("dandelion" in s for s in told)
+    assert not any("Bramble" in s for s in told)

@@ -625,3 +625,23 @@ def test_a_word_that_only_begins_like_a_kind_does_not_name_it():
     facts = [_fact("note.plan", "몇 개월 동안 약속이 많았어 (2024년 3월 13일에 말함)"),
              _fact("note.walk", "강아지랑 한강 산책했어 (2024년 3월 13일에 말함)")]
     assert [f.key for f in recall(facts, "반려동물 있어?", budget_tokens=300, max_facts=5)][:1] == ["note.walk"]
+
+
+def test_news_of_their_people_and_pets_by_name_is_theirs_and_of_anyone_else_is_not():
+    news = "Ha. Other big news: Pemberton woke up the day before yesterday! Out of the fridge and munching dandelion leaves."
+    [fact] = told(extract(news, WED, theirs={"Pemberton", "Harriet"}))
+    assert "Pemberton woke up on 11 March 2024" in fact.statement and "dandelion" in fact.statement
+    assert told(extract(news, WED)) == []  # whose Pemberton? Not known: nothing rather than a guess
+    assert told(extract("Bramble stole a sock again, what a menace!", WED, theirs={"pemberton"})) == []
+    # one the same message introduces counts too
+    assert any("exhausted" in f.statement for f in told(extract("My sister Harriet had twins. Harriet is exhausted.", WED)))
+    assert told(extract("Harriet is exhausted but glowing.", WED)) == []
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("Pepper is our grey tabby cat and yes, she's nine.", "pet.pepper"),
+    ("Meanwhile my tortoise Pemberton is still hibernating.", "pet.pemberton"),
+    ("Max, my dog, is ill.", "pet.max"),
+])
+def test_a_pet_named_in_more_ways_is_a_pet_slot(text, key):
+    assert key in [c.key for c in extract(text, WED)]

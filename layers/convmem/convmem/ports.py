@@ -3,7 +3,7 @@ of each, held to the same contract as the DynamoDB adapter by tests/contract."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -270,12 +270,15 @@ class Model(Protocol):
         """The old summary with ``messages`` folded in (incremental, never from the whole history)."""
 
     def extract_facts(
-        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None
+        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None,
+        theirs: Collection[str] = (),
     ) -> list[FactCandidate]:
         """Facts the visitor states about themselves (never from the agent's words); [] when none.
         ``said_at`` is when they said it: relative time ("yesterday") is resolved against it.
         ``previous`` is the agent's message just before, when there is one: context for a short
-        answer ("What did you paint?" -> "A sunset"), never a source of facts itself."""
+        answer ("What did you paint?" -> "A sunset"), never a source of facts itself. ``theirs``:
+        names of the people and pets in their life already learnt; news of them is theirs to tell
+        ("Pemberton woke up yesterday")."""
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         """A short standing profile (language, tone, what they come for) from recent messages and the old one."""

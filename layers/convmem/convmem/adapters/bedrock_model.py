@@ -38,7 +38,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -431,10 +431,13 @@ class BedrockModel:
         return summary_fold.render([summary_fold.Entry(first, max(m.seq for m in messages), (summary_fold.Part("note", text),))])
 
     def extract_facts(
-        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None
+        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None,
+        theirs: Collection[str] = (),
     ) -> list[FactCandidate]:
         deadline = self._deadline()
         said = f"Said on {said_at:%A} {day_text(said_at.date())} ({said_at:%Y-%m-%d}).\n\n" if said_at else ""
+        if theirs:  # names the visitor taught (quoted: their words are data)
+            said += f"People and pets in the visitor's life, by name (context only): {quote(', '.join(sorted(theirs)))}\n\n"
         context = f"The agent's message before it (context only): {quote(previous)}\n\nThe visitor's message:\n" if previous else ""
         messages: list[dict[str, Any]] = [{"role": "user", "content": [{"text": said + context + visitor_message}]}]
         prompt = EXTRACT_PROMPT.format(max=self._s.facts_max_per_message)

@@ -9,7 +9,7 @@ question; otherwise it acknowledges the message and says what context it was giv
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from convmem.domain import context_assembly, fact_extraction, profile, summary_fold
@@ -90,10 +90,11 @@ class LocalModel:
         return summary_fold.fold(old_summary, messages, cap_tokens)
 
     def extract_facts(
-        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None
+        self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None,
+        theirs: Collection[str] = (),
     ) -> list[FactCandidate]:
         """Pattern-based (English and Korean); nothing rather than a guess."""
-        return fact_extraction.extract(visitor_message, said_at, previous)
+        return fact_extraction.extract(visitor_message, said_at, previous, theirs)
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         return profile.write_profile(old_profile, visitor_messages, cap_tokens)

@@ -17,10 +17,11 @@ never a fact about the visitor; small talk ("I know, right?", "I'm so glad") is 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import datetime
 
 from convmem.domain import fact_dates, relevance
-from convmem.domain.fact_merge import normalise_key, priority
+from convmem.domain.fact_merge import normalise_key, priority, their_names
 from convmem.domain.models import CONTEXT_MAX_CHARS, FactCandidate
 
 _LANGUAGES = {
@@ -188,11 +189,13 @@ _RELATIONS = (
     "son|daughter|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|best friend|friend|"
     "colleague|coworker|boss|roommate|neighbor|neighbour|mentor|teacher"
 )
-_PETS = "dog|puppy|cat|kitten|bird|parrot|hamster|rabbit|bunny|turtle|fish|horse|snake|lizard|guinea pig"
+_PETS = ("dog|puppy|cat|kitten|bird|parrot|budgie|hamster|gerbil|rabbit|bunny|turtle|tortoise|fish|horse|pony|snake|"
+         "lizard|gecko|ferret|guinea pig|hen|chicken|goat")
 _NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][a-z]+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")" + _NAMED)
-_NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b")
+_NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b"
+                               r"|\b([A-Z][a-z]+) is (?:my|our)\s+(?:[a-z]+\s+){0,3}?(" + _PETS + r")\b")
 _WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
 _STUDY_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:study(?:ing)?|major(?:ing)?\s+in|majored\s+in)\s+([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|at|in|since)\b|[.,!?;]|$)", re.IGNORECASE)
 _AGE_RE = re.compile(r"\bI(?:'m| am| just turned| turned)\s+(\d{1,3})(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|days|weeks|months|%|km|miles|times))")
@@ -266,6 +269,7 @@ def _fragment(sentence: str) -> bool:
 # than standing alone without what it is about.
 _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
                          r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
+_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)([A-Z][\w'-]+)(?:'s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -294,7 +298,7 @@ def _slot_people(text: str) -> list[FactCandidate]:
                                                               "roommate", "neighbor", "neighbour", "mentor", "teacher"} else f"people.{name.replace('.', '')}"
         out.append(FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}"))
     pets = [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
-    pets += [(m.group(2), m.group(1)) for m in _NAME_THEN_PET_RE.finditer(text)]
+    pets += [(m.group(2) or m.group(4), m.group(1) or m.group(3)) for m in _NAME_THEN_PET_RE.finditer(text)]
     for kind, name in pets:
         if name not in _PLACEHOLDER_NAMES:
             kind = kind.lower()
@@ -404,18 +408,27 @@ def asked_of_them(previous: str | None) -> str | None:
     return text[:1].lower() + text[1:]
 
 
+def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
+    """Whether the sentence is about one of ``theirs`` by name: it opens with the name (or its
+    news does, after a colon or a comma: "Big news: Pemberton woke up")."""
+    return any(m.group(1).casefold() in theirs for m in _OPENING_NAME.finditer(sentence))
+
+
 def _topic(words: list[str]) -> str:
     return "_".join(words[:3]) or "other"
 
 
-def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None) -> list[FactCandidate]:
+def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
+          theirs: frozenset[str] = frozenset()) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
     sentence too thin to keep alone ("I went to the zoo. It was packed."). A question or a clause
     about the other party breaks the thread. ``asked``: the question about them the message answers
     (``asked_of_them``); their first sentence answers it, so it is theirs without saying "I", and
-    the fact it makes says what it answers ("Asked what inspired them: A sunset in Busan")."""
+    the fact it makes says what it answers ("Asked what inspired them: A sunset in Busan").
+    ``theirs``: the names of their people and pets (case folded); news of one is part of their
+    world ("Pemberton woke up yesterday!")."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
@@ -441,7 +454,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             resolved, when = fact_dates.resolve(sentence, said_at)
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers
-            or _KIN_NAME.match(sentence))
+            or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))
         follows = last is not None or held is not None
         # A fragment says more of what came before ("An 8-inch one, 180 quid, it barely fit."):
         # the whole sentence, or the first clause of one that is not theirs alone.
@@ -546,11 +559,14 @@ def _with_context(told: list[FactCandidate], text: str, said_at: datetime | None
     return out
 
 
-def extract(text: str, said_at: datetime | None = None, previous: str | None = None) -> list[FactCandidate]:
+def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
+            theirs: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
     first. ``said_at`` resolves relative time ("yesterday") and dates what they told. ``previous``:
     what the other party said just before, read only for the question about the visitor it may end
-    with (``asked_of_them``); nothing else of it is ever taken as the visitor's."""
+    with (``asked_of_them``); nothing else of it is ever taken as the visitor's. ``theirs``: the
+    names of the people and pets in their life already known (their slot facts); news of one of
+    them, or of one this message introduces ("my sister Harriet"), is part of their world."""
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
@@ -566,7 +582,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_people(text))
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
-    found.extend(_with_context(_told(text, said_at, covered, asked_of_them(previous)), text, said_at, previous))
+    names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
+    found.extend(_with_context(_told(text, said_at, covered, asked_of_them(previous), names), text, said_at, previous))
     seen: set[str] = set()
     out = []
     for c in found:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -58,7 +58,7 @@ _SLOT_WORDS = {
 # What a question names by its kind ("What pets...?", "any health problems?", "가족") seldom is
 # what a fact says ("their tortoise Pemberton", "torn calf muscle", "엄마랑"): a told fact naming a
 # member of one of these kinds is also found by the kind's words. The kinds the issue of what
-# people tell lists (family, pets, work, health); members are common words, English and Korean
+# people tell lists (family, pets, work, health, hobbies, food, relationships); members are common words, English and Korean
 # (a Hangul noun also with a particle after it; a Hangul verb stem, written with a dash, in any form).
 _KINDS = {
     "pet animal 반려동물 동물": (
@@ -77,6 +77,19 @@ _KINDS = {
     "job work career 직업 일": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
         "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바"),
+    "hobby hobbies activity 취미": (
+        "painting drawing sketching pottery ceramics sculpting knitting sewing crochet quilting gardening baking "
+        "reading photography hiking camping climbing bouldering running jogging cycling biking swimming diving "
+        "surfing skiing snowboarding skating yoga pilates dancing singing choir guitar piano violin cello drums "
+        "ukulele chess gaming fishing kayaking sailing horseback tennis football soccer basketball volleyball golf "
+        "marathon triathlon birdwatching astronomy 그림 도예 도자기 뜨개질 베이킹 독서 사진 등산 캠핑 클라이밍 "
+        "달리기 러닝 마라톤 자전거 수영 요가 필라테스 춤 노래 기타 피아노 바이올린 드럼 낚시 테니스 축구 농구 골프"),
+    "food eat 음식": (
+        "food eat meal dinner lunch breakfast snack restaurant vegetarian vegan soup curry pizza pasta ramen sushi "
+        "noodles salad cheese olives chocolate coffee tea milk cake dessert 음식 먹- 밥 식당 커피 라면 맛집 디저트"),
+    "relationship 연애": (
+        "single married marriage divorced engaged dating boyfriend girlfriend fiance fiancee wedding anniversary "
+        "breakup 결혼 연애 남자친구 여자친구 남친 여친 이혼 약혼"),
 }
 _KO_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "랑", "이랑", "과", "와", "하고", "한테", "에게", "네")
 _KIND_WORDS = {relevance.stem(w) if w.isascii() else w + p: kind for kind, members in _KINDS.items()
@@ -415,6 +428,12 @@ def coarsen(facts: Sequence[Fact], *, now: datetime) -> tuple[list[Fact], int]:
 
 def _digest_value(statement: str) -> str:
     return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
+
+
+def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
+    """The names (case folded) of the people and pets in their life the facts name: ``family.*``,
+    ``people.*`` and ``pet.*`` slots ("Harriet"; a pet's value is "tortoise Pemberton")."""
+    return {f.value.split()[-1].casefold() for f in facts if f.key.split(".", 1)[0] in ("family", "people", "pet") and f.value.split()}
 
 
 def searchable(fact: Fact) -> str:

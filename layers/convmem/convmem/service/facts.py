@@ -128,16 +128,22 @@ class FactsService:
         agent = {m.seq: m for m in rows if m.role == "agent"}
         learnt: list[tuple[FactCandidate, FactSource]] = []
         try:
+            # The facts the merge starts from, read first: the names of their people and pets tell
+            # the extraction whose news a message tells ("Pemberton woke up"); the same one read.
+            known = self._read(job.user_id)
+            theirs = fact_merge.their_names(known[1])
             for m in (m for m in rows if m.role == "visitor" and m.seq > start):
                 text = decrypt_text(self._cipher, job.user_id, job.session_id, m)
                 before = agent.get(m.seq - 1)
                 previous = decrypt_text(self._cipher, job.user_id, job.session_id, before) if before is not None else None
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
-                learnt.extend((c, source) for c in self._model.extract_facts(text, said_at=m.at, previous=previous))
+                found = self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs)
+                theirs |= fact_merge.their_names(found)
+                learnt.extend((c, source) for c in found)
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
         try:
-            actions = self._merge(job.user_id, learnt) if learnt else ()
+            actions = self._merge(job.user_id, learnt, known) if learnt else ()
         except ErasureInProgressError:
             return FactsOutcome(job.user_id, 0)  # erasure began while this job ran: nothing written, nothing marked
         try:
@@ -158,11 +164,13 @@ class FactsService:
     def _forgotten(stored: _Stored) -> tuple[Forgotten, ...]:
         return unpack_forgotten(stored.plain[0]) if 0 in stored.plain else ()
 
-    def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]]) -> tuple[str, ...]:
+    def _merge(self, user_id: str, learnt: list[tuple[FactCandidate, FactSource]],
+               known: tuple[_Stored, list[Fact]] | None = None) -> tuple[str, ...]:
+        """``learnt`` merged into the user's facts (``known``: as just read, for the first attempt)."""
         s = self._settings
         embedded: dict[str, str] = {}  # statement -> vector, kept across race retries
-        for _ in range(MAX_RACE_RETRIES):
-            stored, facts = self._read(user_id)
+        for attempt in range(MAX_RACE_RETRIES):
+            stored, facts = known if known is not None and attempt == 0 else self._read(user_id)
             # What was forgotten is not learnt again from the same message: the tombstones are read
             # with the version this merge writes against, so a forget that lands meanwhile makes the
             # write fail and the retry sees them.
