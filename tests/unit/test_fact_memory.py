@@ -558,10 +558,13 @@ def test_an_answer_to_a_question_naming_nobody_is_theirs_with_what_it_answers():
     assert fact.statement.startswith("무슨 자전거? 초록색 미니벨로야")
 
 
-def test_how_was_something_of_theirs_frames_the_answer_and_how_was_something_else_does_not():
+def test_how_was_something_of_theirs_frames_the_answer_and_a_question_about_someone_else_or_their_opinion_does_not():
     assert asked_of_them("How was your trip to Jeonju?") is None  # someone or somewhere named: not framed
     assert asked_of_them("How was your driving exam?") == "how was their driving exam"
-    assert asked_of_them("How was the regatta?") is None and asked_of_them("How did you find the regatta?") is None
+    assert asked_of_them("How was the regatta?") == "how was the regatta"  # put to them, in a conversation of two
+    assert asked_of_them("How did you find the regatta?") is None  # their opinion of it
+    assert asked_of_them("How's she doing?") is None and asked_of_them("Did he like it?") is None  # someone else's news
+    assert asked_of_them("WHAT. The babies came?!") == "the babies came"
 
 
 def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_something():
@@ -589,7 +592,7 @@ def test_a_fact_keeps_the_words_of_the_question_it_answers_and_of_its_message_to
 def test_recall_finds_a_fact_by_what_it_was_said_about_but_ranks_what_a_fact_says_first():
     facts = merge_all([], [(c, src(1)) for c in extract("Climbed Hallasan with Mum, my legs still ache!", WED,
                                                             previous="How was Jeju?")], now=WED, new_id=ids())[0]
-    facts = [*facts, _fact("note.garden", "They planted tulips in the garden (said 13 March 2024)")]
+    facts = [_fact("note.garden", "They planted tulips in the garden (said 13 March 2024)"), *facts]
     assert "Hallasan" in recall(facts, "What did I do in Jeju?", budget_tokens=300, max_facts=1)[0].statement
     facts = [*facts, _fact("note.jeju", "They want to go back to Jeju next spring (said 13 March 2024)")]
     assert recall(facts, "What about Jeju?", budget_tokens=300, max_facts=1)[0].key == "note.jeju"
@@ -612,12 +615,16 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("What pets do I have?", "Their tortoise Pemberton is still hibernating in the wine fridge"),
     ("What animals do I keep?", "Picked up two ex-battery hens from a rescue on Sunday"),
     ("Any health problems lately?", "Felt something pop in their calf at football, a torn muscle"),
-    ("What jobs have I had?", "Six years as a claims adjuster at Pellham Mutual"),
+    ("What jobs have I had?", "Got hired as a claims adjuster at Pellham Mutual"),
     ("우리 가족 얘기 기억나?", "엄마랑 한라산 정상까지 올라갔어"),
+    ("내 형제자매 이름 기억해?", "언니 지은이가 조카 데리고 와서 정신없었어"),
+    ("What have I bought lately?", "Picked up a secondhand cello off a neighbour, purchased for $300"),
+    ("하은이 새로 산 물건은?", "필름카메라 챙겼어. 지난주에 중고로 샀어"),
+    ("Is Dana single?", "They've been dating someone from the choir since spring"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
-    facts = [_fact("note.said", f"{said} (said 13 March 2024)"),
-             *[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)]]
+    facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],
+             _fact("note.said", f"{said} (said 13 March 2024)")]
     assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.said"
 
 
@@ -645,3 +652,33 @@ def test_news_of_their_people_and_pets_by_name_is_theirs_and_of_anyone_else_is_n
 ])
 def test_a_pet_named_in_more_ways_is_a_pet_slot(text, key):
     assert key in [c.key for c in extract(text, WED)]
+
+
+@pytest.mark.parametrize(("previous", "text", "needle"), [
+    ("Go take the dog out and distract yourself.", "Did a long paddle with Keisha yesterday instead, 9 miles on the river.",
+     "Did a long paddle with Keisha on 12 March 2024"),  # the subject left out, a past verb first
+    ("Sounds fun.", "iconic. OK news: did the orchestra audition last week", "the week before 13 March 2024"),
+    ("YESSS. How long did it take?", "6 hours and 40 minutes. Stopped for sandwiches on a tiny island halfway",
+     "Asked how long did it take: 6 hours and 40 minutes"),  # a question naming nobody is put to them
+    ("LUMEN??", "Junior UX designer at Lumen Health!! First day is next Monday", "Junior UX designer at Lumen Health"),
+    ("He's a natural, it's annoying. How's the course?", "First class was yesterday! Three hours on user research. Loved it",
+     "First class was on 12 March 2024"),
+])
+def test_answers_and_news_without_i_are_theirs(previous, text, needle):
+    assert any(needle in f.statement for f in told(extract(text, WED, previous=previous)))
+
+
+@pytest.mark.parametrize(("previous", "text"), [
+    ("How's Ana doing?", "Great, she's loving the orchestra."),  # someone else's news, asked by name
+    (None, "Still thinking about Yusuf's barbecue corn. Thank you both for an amazing week"),
+    ("부산 오면 줄게", "꼭 갈게. 부산 가면 마라탕도 먹자"),  # a proposal ("let's..."), not what they did
+    ("밤톨이 목도리도 떠줘", "고슴도치 목도리 ㅋㅋㅋ 가시 때문에 다 뚫릴 듯"),  # a guess, about the other party's pet
+])
+def test_thanks_proposals_guesses_and_others_news_are_not_theirs(previous, text):
+    assert told(extract(text, WED, previous=previous)) == []
+
+
+def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
+    assert fact_dates.resolve("다음 주 목요일에 면접 봐", WED) == ("2024년 3월 21일에 면접 봐", "2024-03-21")
+    assert fact_dates.resolve("지난주 금요일에 제대했어", WED) == ("2024년 3월 8일에 제대했어", "2024-03-08")
+    assert fact_dates.resolve("이번 주 토요일에 가", WED)[1] == "2024-03-16"

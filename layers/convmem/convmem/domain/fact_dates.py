@@ -98,6 +98,7 @@ _EN = re.compile(
 _KO = re.compile(
     r"(?P<dby>그저께|그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
     r"|(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|달|개월|년)\s*전"
+    r"|(?P<wrel>지난|다음|이번)\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
     r"|(?P<rel>지난|다음|이번)\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAYS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
@@ -190,6 +191,9 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         raw = m["n"]
         n = int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
         return _offset(said, m["unit"], -n)
+    if m["wday"]:  # 다음 주 목요일: the Thursday of next week, not the next Thursday
+        monday = said - timedelta(days=said.weekday()) + timedelta(weeks={"지난": -1, "다음": 1, "이번": 0}[m["wrel"]])
+        return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wday"])))
     direction = {"지난": -1, "다음": 1, "이번": 0}[m["rel"]]
     period = m["period"]
     if period in _KO_WEEKDAYS:

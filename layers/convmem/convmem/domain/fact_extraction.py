@@ -153,8 +153,9 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|�
 # ("사진 정말 예쁘네요", "좋았겠다").
 # "~잖아(요)" appeals to what the listener knows ("그 사람 노래 잘하잖아": their world, not the
 # visitor's); the plain "~고 싶다!" is "I'd love to" (an _OPINION in English), unlike the told "~고 싶어요".
-# Hearsay ("~다던데", "~래요", "~했대") reports what someone else said, not what the visitor tells.
-_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다"
+# Hearsay ("~다던데", "~래요", "~했대") reports what someone else said, not what the visitor tells;
+# a guess ("가시 때문에 다 뚫릴 듯") is no more than a guess.
+_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*")
@@ -162,7 +163,8 @@ _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|haha+|lol|well|so|actually|honestly|totally|"
     r"absolutely|sure|omg|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
-    r"by the way|to be honest|you know|guess what)\b[\s,!.]*)+",
+    r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
+    r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
     re.IGNORECASE,
 )
 # Words that carry no fact: a sentence needs three others to be worth keeping.
@@ -210,8 +212,10 @@ _FRAME = re.compile(
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
 _SUBJECT_DROPPED = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems)\b)"
-    r"(?:[a-z]{3,}ing|went|got|been|had|made|took|started|finished|bought|visited|joined|tried|signed|found|met|decided|"
-    r"learned|learnt|spent|ran|gave|won|moved|adopted|painted|booked|tried|planning|hoping)\b",
+    r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
+    r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
+    r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|planning|"
+    r"hoping)\b",
     re.IGNORECASE,
 )
 # A request to the agent ("Please change the address") or a wish for the other party ("Take care")
@@ -219,7 +223,9 @@ _SUBJECT_DROPPED = re.compile(
 _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
-    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다)[.!?~\s]*$",
+    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다)[.!?~\s]*$"
+    # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
+    r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
 )
 # An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
@@ -227,9 +233,13 @@ _REQUEST = re.compile(
 _OPINION = re.compile(
     r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+)?(?:think|thought|bet|guess|hope|wish|agree|"
     r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|can't picture|cannot picture|can't imagine|cannot imagine|can't believe|cannot believe|"
-    r"can't wait|cannot wait|love to|like to)\b",
+    r"can't wait|cannot wait|love to|like to)\b"
+    r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b",  # "Still thinking about Yusuf's corn"
     re.IGNORECASE,
 )
+# Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
+                     re.IGNORECASE)
 _OWN = re.compile(r"\b(?:my|mine|our|ours|we|we're|we've|us|myself)\b", re.IGNORECASE)
 _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
@@ -357,15 +367,15 @@ def _clauses_about_them(sentence: str) -> str | None:
 _ASKS_ABOUT_YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll)\b", re.IGNORECASE)
 _ASKER_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|us|our|ours)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
 _ASKS_OPINION = re.compile(r"\b(?:see|saw|seen|like|liked|love|loved|think|thought|hear|heard|enjoy|enjoyed|feel|felt|"
-                           r"guess|remember|mind|want me|agree|make of)\b|\bhow (?:did|do) you find\b"
-                           r"|\bhow(?:'s| is| was| were| are)\s+(?!your\b)", re.IGNORECASE)
+                           r"guess|remember|mind|want me|agree|make of)\b|\bhow (?:did|do) you find\b", re.IGNORECASE)
 _QUESTION_START = re.compile(r"\b(?:what|which|how|where|when|who|why|did|do|does|are|were|is|was|have|has|had|will|would|"
                              r"can|could|any|got)\b", re.IGNORECASE)
 _YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|could|should|what|how|where|when|why|"
                           r"which|who|and|if|that)\s+you\b", re.IGNORECASE)
-# A question naming nobody ("Any news on the robotics team?", "Any plans for the summer?") is put to
-# the visitor: in a conversation of two, the asker would say "I" or "we" of their own things.
-_NAMES_NOBODY = re.compile(r"^(?:any|anything|got any|got anything)\b", re.IGNORECASE)
+# A question naming nobody ("Any news on the robotics team?", "How long did it take?", "What
+# kind?") is put to the visitor: in a conversation of two, the asker would say "I" or "we" of their
+# own things, and "he", "she" or a name of someone else's.
+_NAMES_SOMEONE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 # Korean: a question put to them ("너", "네가") or naming nobody with a question word ("무슨
 # 자전거?"); not one about the asker's own (나, 우리) nor one asking how they found something (어땠어).
 _KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|당신)(?=\s|$|[?!.])")
@@ -384,7 +394,7 @@ def asked_of_them(previous: str | None) -> str | None:
     small talk, one naming the asker's things or someone by name, one asking their opinion)."""
     if not previous:
         return None
-    questions = [q.strip() for q in _SENTENCE.split(previous) if q.strip().endswith("?")]
+    questions = [q.strip() for q in _SENTENCE.split(previous) if q.strip().rstrip("!").endswith("?")]
     if not questions:
         return None
     question = questions[-1]
@@ -395,7 +405,7 @@ def asked_of_them(previous: str | None) -> str | None:
         return question.rstrip("?!. ")
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
-    if (not (_ASKS_ABOUT_YOU.search(question) or _NAMES_NOBODY.match(question))
+    if (not (_ASKS_ABOUT_YOU.search(question) or not _NAMES_SOMEONE.search(question))
             or _ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
             or _NAMED_THING.search(question) or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
@@ -405,7 +415,7 @@ def asked_of_them(previous: str | None) -> str | None:
     text = _YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! ."))
     for pattern, repl in _TO_THEM:
         text = pattern.sub(repl, text)
-    return text[:1].lower() + text[1:]
+    return text.lower() if text.isupper() else text[:1].lower() + text[1:]
 
 
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
@@ -437,7 +447,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
     for raw in _SENTENCE.split(text):
-        sentence = _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
+        sentence = None if _THANKS.match(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
         answers, answering = answering and bool(sentence), answering and not sentence
@@ -543,7 +553,7 @@ def _with_context(told: list[FactCandidate], text: str, said_at: datetime | None
     the questions the message answers ("How was Jeju?"), then the rest of the message, its time
     words resolved away. Only to be searched: the other party's words are never sent as the
     visitor's."""
-    questions = [_OTHER_PARTY.sub(" ", q) for q in _SENTENCE.split(previous or "") if q.strip().endswith("?")]
+    questions = [_OTHER_PARTY.sub(" ", q) for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
     around = " ".join([*questions, fact_dates.resolve(text, said_at)[0] if said_at is not None else text])
     words = [w for w in relevance.plain_words(_DATES.sub(" ", around))
              if relevance.stem(w) not in _NOT_TOPIC and (len(w) > 1 or w.isdigit())]

@@ -58,14 +58,14 @@ _SLOT_WORDS = {
 # What a question names by its kind ("What pets...?", "any health problems?", "가족") seldom is
 # what a fact says ("their tortoise Pemberton", "torn calf muscle", "엄마랑"): a told fact naming a
 # member of one of these kinds is also found by the kind's words. The kinds the issue of what
-# people tell lists (family, pets, work, health, hobbies, food, relationships); members are common words, English and Korean
+# people tell lists (family, pets, work, health, hobbies, food, purchases, relationships); members are common words, English and Korean
 # (a Hangul noun also with a particle after it; a Hangul verb stem, written with a dash, in any form).
 _KINDS = {
     "pet animal 반려동물 동물": (
         "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
         "fish goldfish horse pony donkey snake lizard gecko iguana hen chicken duck goat sheep pig ferret rat mouse "
         "강아지 고양이 토끼 햄스터 거북이 앵무새 물고기 닭 반려견 반려묘"),
-    "family 가족": (
+    "family relatives siblings 가족 형제자매 형제 자매 남매": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
         "nephew twin stepmother stepfather 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 "
@@ -87,7 +87,9 @@ _KINDS = {
     "food eat 음식": (
         "food eat meal dinner lunch breakfast snack restaurant vegetarian vegan soup curry pizza pasta ramen sushi "
         "noodles salad cheese olives chocolate coffee tea milk cake dessert 음식 먹- 밥 식당 커피 라면 맛집 디저트"),
-    "relationship 연애": (
+    "bought buy purchase 산 샀 구매 물건": (
+        "bought purchased ordered 샀- 사줬- 구매 구입 주문 중고로"),
+    "relationship single married dating 연애 결혼 싱글": (
         "single married marriage divorced engaged dating boyfriend girlfriend fiance fiancee wedding anniversary "
         "breakup 결혼 연애 남자친구 여자친구 남친 여친 이혼 약혼"),
 }
