@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 
 import pytest
+from convmem.adapters.local_model import LocalModel
+from convmem.domain.models import FactCandidate
 from convmem.domain.summary_fold import covered_seqs
 from convmem.errors import DependencyUnavailableError
 from convmem.ports import FactsJob
@@ -94,3 +96,26 @@ def test_a_facts_job_during_an_erasure_learns_and_writes_nothing(memory):
     outcome = memory.facts_service().process(FactsJob(user_id="alice", session_id="s1", visitor_seq=3))
     assert outcome.candidates == 0
     assert memory.store.get_facts("alice") == (0, {}) and memory.store.get_state("alice", "s1")[0].facts_through == 0
+
+
+class _Told(LocalModel):
+    """A model that tells one fact of every message, as a utility model would, and notes the names it was given."""
+
+    def __init__(self) -> None:
+        self.names: list[set[str]] = []
+
+    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=()):
+        self.names.append(set(theirs))
+        if "tortoise" in visitor_message:
+            return super().extract_facts(visitor_message, said_at, previous, theirs)
+        return [FactCandidate(key="event.climb", value="climbed hallasan", statement="They climbed Hallasan with Mum")]
+
+
+def test_whichever_model_extracts_a_fact_keeps_what_it_was_said_about_and_hears_the_names_known(memory):
+    memory.say("My tortoise Pemberton is still asleep.")
+    memory.say("Loved every minute, climbed Hallasan with Mum on our Jeju trip!")
+    model = _Told()
+    memory.facts_service(model).process(FactsJob(user_id="alice", session_id="s1", visitor_seq=3))
+    [climb] = [f for f in memory.api.facts.list_facts("alice") if f.key == "event.climb"]
+    assert "jeju" in climb.context.split() and "Jeju" not in climb.statement  # searched, never sent
+    assert model.names == [set(), {"pemberton"}]  # the second message heard of the pet the first one named

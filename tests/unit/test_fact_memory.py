@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
-from convmem.domain.fact_extraction import asked_of_them, extract
+from convmem.domain.fact_extraction import asked_of_them, extract, with_context
 from convmem.domain.fact_merge import compact, merge_all, recall
 from convmem.domain.models import Fact, FactSource
 from convmem.domain.tokens import count_tokens
@@ -579,19 +579,29 @@ def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_s
 
 # --- what a fact was said about, and the kind of thing it names ----------------------------------
 def test_a_fact_keeps_the_words_of_the_question_it_answers_and_of_its_message_to_be_found_by():
-    [fact] = told(extract("Loved it. Climbed Hallasan with Mum, my legs still ache!", WED, previous="So how was Jeju?"))
+    def said(text, previous):
+        return told(with_context(extract(text, WED, previous=previous), text, WED, previous))
+
+    [fact] = said("Loved it. Climbed Hallasan with Mum, my legs still ache!", "So how was Jeju?")
     assert "Jeju" not in fact.statement  # the other party's words are never sent as the visitor's...
     assert "jeju" in fact.context.split()  # ...but what the answer was about finds it
-    first, then = told(extract("어제 첫 수업 들었어! 망원동에 있는 작은 공방인데 매주 화요일 저녁반이야", WED,
-                               previous="너 도자기 배운다며? 시작함?"))
+    first, then = said("어제 첫 수업 들었어! 망원동에 있는 작은 공방인데 매주 화요일 저녁반이야", "너 도자기 배운다며? 시작함?")
     assert "공방" in then.statement and {"도자기", "수업"} <= set(then.context.split())  # the questions, the sentence before
     assert "공방인데" in first.context.split() and "어제" not in first.context  # a time word is in the statement, resolved
     assert "너" not in then.context and "you" not in fact.context  # whom the question is put to is no topic
 
 
+HALLASAN = "Climbed Hallasan with Mum, my legs still ache!"
+
+
+def _hallasan(new_id):
+    """The fact of an answer to "How was Jeju?", as a facts job learns it."""
+    found = with_context(extract(HALLASAN, WED, previous="How was Jeju?"), HALLASAN, WED, "How was Jeju?")
+    return merge_all([], [(c, src(1)) for c in found], now=WED, new_id=new_id)[0]
+
+
 def test_recall_finds_a_fact_by_what_it_was_said_about_but_ranks_what_a_fact_says_first():
-    facts = merge_all([], [(c, src(1)) for c in extract("Climbed Hallasan with Mum, my legs still ache!", WED,
-                                                            previous="How was Jeju?")], now=WED, new_id=ids())[0]
+    facts = _hallasan(ids())
     facts = [_fact("note.garden", "They planted tulips in the garden (said 13 March 2024)"), *facts]
     assert "Hallasan" in recall(facts, "What did I do in Jeju?", budget_tokens=300, max_facts=1)[0].statement
     facts = [*facts, _fact("note.jeju", "They want to go back to Jeju next spring (said 13 March 2024)")]
@@ -601,8 +611,7 @@ def test_recall_finds_a_fact_by_what_it_was_said_about_but_ranks_what_a_fact_say
 def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     from convmem.domain.forgetting import forget_sources
     new_id = ids()
-    facts = merge_all([], [(c, src(1)) for c in extract("Climbed Hallasan with Mum, my legs still ache!", WED,
-                                                            previous="How was Jeju?")], now=WED, new_id=new_id)[0]
+    facts = _hallasan(new_id)
     later = src(2, WED + timedelta(days=1))
     facts = merge_all(facts, [(c, later) for c in extract("I climbed Hallasan with Mum, my legs still ache!", later.at)],
                       now=later.at, new_id=new_id)[0]

@@ -21,7 +21,7 @@ from collections.abc import Collection
 from datetime import datetime
 
 from convmem.domain import fact_dates, relevance
-from convmem.domain.fact_merge import normalise_key, priority, their_names
+from convmem.domain.fact_merge import TOLD, normalise_key, priority, their_names
 from convmem.domain.models import CONTEXT_MAX_CHARS, FactCandidate
 
 _LANGUAGES = {
@@ -547,18 +547,21 @@ def _join(first: str, then: str) -> str:
     return f"{first}. {then[:1].upper()}{then[1:]}"
 
 
-def _with_context(told: list[FactCandidate], text: str, said_at: datetime | None,
-                  previous: str | None) -> list[FactCandidate]:
-    """``told`` with the words around each statement that it does not say (FactCandidate.context):
-    the questions the message answers ("How was Jeju?"), then the rest of the message, its time
-    words resolved away. Only to be searched: the other party's words are never sent as the
-    visitor's."""
+def with_context(found: list[FactCandidate], text: str, said_at: datetime | None,
+                 previous: str | None) -> list[FactCandidate]:
+    """``found`` (whichever model extracted it from ``text``) with the words around each told
+    statement that it does not say (FactCandidate.context): the questions the message answers
+    ("How was Jeju?"), then the rest of the message, its time words resolved away. Only to be
+    searched: the other party's words are never sent as the visitor's."""
     questions = [_OTHER_PARTY.sub(" ", q) for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
     around = " ".join([*questions, fact_dates.resolve(text, said_at)[0] if said_at is not None else text])
     words = [w for w in relevance.plain_words(_DATES.sub(" ", around))
              if relevance.stem(w) not in _NOT_TOPIC and (len(w) > 1 or w.isdigit())]
     out = []
-    for c in told:
+    for c in found:
+        if c.key.split(".", 1)[0] not in TOLD:
+            out.append(c)  # a slot says what it is about
+            continue
         said = set(relevance.words(c.statement))
         context = ""
         for w in (w for w in words if relevance.stem(w) not in said):
@@ -593,7 +596,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
-    found.extend(_with_context(_told(text, said_at, covered, asked_of_them(previous), names), text, said_at, previous))
+    found.extend(_told(text, said_at, covered, asked_of_them(previous), names))
     seen: set[str] = set()
     out = []
     for c in found:

@@ -57,9 +57,10 @@ _SLOT_WORDS = {
 }
 # What a question names by its kind ("What pets...?", "any health problems?", "가족") seldom is
 # what a fact says ("their tortoise Pemberton", "torn calf muscle", "엄마랑"): a told fact naming a
-# member of one of these kinds is also found by the kind's words. The kinds the issue of what
-# people tell lists (family, pets, work, health, hobbies, food, purchases, relationships); members are common words, English and Korean
-# (a Hangul noun also with a particle after it; a Hangul verb stem, written with a dash, in any form).
+# member of a kind is also found by the kind's words (each key: the words a question uses). The
+# kinds are those of what people tell (family, pets, work, health, hobbies, food, purchases,
+# relationships); members are common English and Korean words (a Hangul noun also with a particle
+# after it; a Hangul verb stem, written with a dash, in any form).
 _KINDS = {
     "pet animal 반려동물 동물": (
         "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
@@ -289,9 +290,8 @@ def merge(
                       when=fact.when, when_from=fact.when_from, earlier=fact.earlier, context=fact.context)
     out[index] = fact.model_copy(update={
         "statement": candidate.statement, "value": candidate.value, "context": candidate.context, "source": source,
-        "confirmed_by": None,
-        "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None, "when": candidate.when,
-        "earlier": [], "when_from": None,
+        "confirmed_by": None, "updated_at": now, "history": [*fact.history, old][-max_history:], "embedding": None,
+        "when": candidate.when, "earlier": [], "when_from": None,
     })
     return MergeResult(out, "updated", fact.id)
 
@@ -439,7 +439,8 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
 
 
 def searchable(fact: Fact) -> str:
-    """The text a lexical scorer sees for a fact: its statement and the words its slot stands for."""
+    """The text a lexical scorer sees for a fact: its statement, the words its slot stands for and,
+    for what they told, the kinds of thing it names (``_KINDS``)."""
     return _searchable(fact.key, fact.statement)
 
 

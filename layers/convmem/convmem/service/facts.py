@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from convmem.domain import fact_merge, forgetting, vectors
+from convmem.domain import fact_extraction, fact_merge, forgetting, vectors
 from convmem.domain.models import Fact, FactCandidate, FactSource, Forgotten, validate_id
 from convmem.errors import (
     ConcurrentUpdateError,
@@ -137,7 +137,8 @@ class FactsService:
                 before = agent.get(m.seq - 1)
                 previous = decrypt_text(self._cipher, job.user_id, job.session_id, before) if before is not None else None
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
-                found = self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs)
+                found = fact_extraction.with_context(
+                    self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs), text, m.at, previous)
                 theirs |= fact_merge.their_names(found)
                 learnt.extend((c, source) for c in found)
         except KeyDestroyedError:
