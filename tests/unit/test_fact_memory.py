@@ -691,3 +691,37 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     assert fact_dates.resolve("다음 주 목요일에 면접 봐", WED) == ("2024년 3월 21일에 면접 봐", "2024-03-21")
     assert fact_dates.resolve("지난주 금요일에 제대했어", WED) == ("2024년 3월 8일에 제대했어", "2024-03-08")
     assert fact_dates.resolve("이번 주 토요일에 가", WED)[1] == "2024-03-16"
+
+
+@pytest.mark.parametrize(("previous", "text", "needle"), [
+    (None, "so. fernhill made me redundant", "Fernhill made them redundant"),  # two words are enough with "me"
+    (None, "yeah. and. i adopted a cat", "I adopted a cat"),
+    (None, "also interview tmrw w tidewell", "Interview on 14 March 2024 w tidewell"),  # texting: no subject, no capital
+    ("what u got coming up?", "moving flats in 2 wks", "Asked what they got coming up: Moving flats around 27 March 2024"),
+    (None, "뭉치 눈밭에서 뛰었겠다 ㅋㅋ 나도 구름이 선물로 캣타워 샀어", "나도 구름이 선물로 캣타워 샀어"),  # the reaction goes
+])
+def test_texting_keeps_what_they_tell(previous, text, needle):
+    found = [f.statement for f in told(extract(text, WED, previous=previous))]
+    assert any(needle in s for s in found) and not any("뭉치" in s for s in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "Ha, Ethan as captain sounds right. Sailing sounds amazing.",  # about the other party's news
+    "분재 구경도 너무 기대돼요",  # looking forward to the other party's bonsai
+    "교감 선생님이 되셨다니 정말 축하드려요",  # congratulations
+    "네, 꼭 보내 드릴게요",  # a promise to the listener
+    "망고가 저한테도 '안녕' 해 줬으면 좋겠어요",  # a wish
+    "ㅋㅋㅋ 리트리버 체력은 못 이김",  # opens with laughter: a reaction
+    "오 가윤이랑 아직 잘 지내는구나 ㅋㅋ 볼링 에버리지 몇임",  # a reaction, then a question without its mark
+    "우와 제빵사 도현의 소금빵 ㅋㅋ 택배 돼?",  # a question: no side of it is theirs
+    "내일 날씨 좋겠다",  # 내일 is tomorrow, not "my": a reaction stays one
+])
+def test_reactions_promises_wishes_and_questions_in_texting_are_not_theirs(text):
+    assert told(extract(text, WED)) == []
+
+
+def test_texting_times_and_in_a_few_weeks_are_resolved():
+    assert fact_dates.resolve("did 14k yday", WED) == ("did 14k on 12 March 2024", "2024-03-12")
+    assert fact_dates.resolve("moving in 2 wks", WED)[1] == "2024-03-27"
+    assert fact_dates.resolve("back in a week", WED) == ("back the week after 13 March 2024", "2024-W12")
+    assert fact_dates.resolve("we'll know in a day or two", WED)[1] is None  # a span, not a day

@@ -87,10 +87,13 @@ def _weekend(said: date, offset: int) -> tuple[str, str]:
     return f"the weekend of {day_text(saturday)}", saturday.isoformat()
 
 
+_N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
+_UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|last night)|(?P<today>today|tonight|this (?:morning|afternoon|evening))"
-    r"|(?P<tomorrow>tomorrow)|(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of)\s+"
-    r"(?P<unit>day|week|month|year)s?\s+ago"
+    r"\b(?:(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night)"
+    r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
+    r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
+    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+or\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -118,7 +121,12 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         raw = m["n"].lower()
         n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 2)
         unit = m["unit"].lower()
-        return _offset(said, unit, -n)
+        return _offset(said, _UNITS.get(unit, unit), -n)
+    if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
+        raw = m["in_n"].lower()
+        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 2)
+        unit = m["in_unit"].lower()
+        return _offset(said, _UNITS.get(unit, unit), n)
     rel, period = m["rel"].lower(), m["period"].lower()
     period = _WEEKDAY_ABBREVIATIONS.get(period, period)
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
@@ -128,6 +136,9 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         d = _weekday(said, _WEEKDAYS.index(period), direction)
         return f"on {period.capitalize()} {day_text(d)}", d.isoformat()
     return _period(said, period, direction)
+
+
+_UNITS = {"wk": "week", "yr": "year"}
 
 
 def _offset(said: date, unit: str, n: int) -> tuple[str, str]:

@@ -147,7 +147,8 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|님은|님도|님의|님이)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
-_KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|저희|나는|나도|내가|내|우리|저)(?=\s|$|[가-힣])|(?:나|난|전)(?=\s))")
+# (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
+_KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희|나는|나도|내가|우리)(?=\s|$|[가-힣])|(?:제|내|저|나|난|전)(?=\s|$))")
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
 # that names no other party is the visitor's own, unless it is a reaction to what they were told
 # ("사진 정말 예쁘네요", "좋았겠다").
@@ -155,8 +156,13 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|제|�
 # visitor's); the plain "~고 싶다!" is "I'd love to" (an _OPINION in English), unlike the told "~고 싶어요".
 # Hearsay ("~다던데", "~래요", "~했대") reports what someone else said, not what the visitor tells;
 # a guess ("가시 때문에 다 뚫릴 듯") is no more than a guess.
+# "기대돼요" (looking forward to it) is "can't wait" (an _OPINION in English); a sentence that opens
+# with laughter ("ㅋㅋㅋ 리트리버 체력은 못 이김") answers what they were told.
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
-                          r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$")
+                          r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다"
+                          r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
+# A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
+_KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
@@ -223,7 +229,8 @@ _SUBJECT_DROPPED = re.compile(
 _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
-    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다)[.!?~\s]*$"
+    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|축하해|축하해요|축하드려요|축하드립니다"
+    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요)[.!?~ㅋㅎ\s]*$"
     # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
     r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
@@ -234,7 +241,8 @@ _OPINION = re.compile(
     r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+)?(?:think|thought|bet|guess|hope|wish|agree|"
     r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|can't picture|cannot picture|can't imagine|cannot imagine|can't believe|cannot believe|"
     r"can't wait|cannot wait|love to|like to)\b"
-    r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b",  # "Still thinking about Yusuf's corn"
+    r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
+    r"|^(?:[\w']+\s+){0,3}(?:sounds|looks|seems)\s+(?:so\s+|really\s+|pretty\s+)?[a-z]+[.!]*$",  # "Sailing sounds amazing"
     re.IGNORECASE,
 )
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
@@ -242,6 +250,10 @@ _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|a
                      re.IGNORECASE)
 _OWN = re.compile(r"\b(?:my|mine|our|ours|we|we're|we've|us|myself)\b", re.IGNORECASE)
 _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
+_I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting writes it small ("ollie and i broke up")
+# Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
+# opening in lower case on no one else (he, she, it, you, a name) is theirs.
+_TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)[a-z]")
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
@@ -345,10 +357,23 @@ def _third_person(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_KO_LAUGH = re.compile(r"(?<=[^\sㅋㅎ])\s*[ㅋㅎ]{2,}\s+")  # inside: laughter that opens a sentence is a reaction (_KO_REACTION)
+# A question without its mark ("볼링 에버리지 몇임"): a question word, a casual ending.
+_KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무슨|뭐)[가-힣\s]*(?:임|냐|니|나|야|어|음)$")
+
+
 def _clauses_about_them(sentence: str) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left."""
     parts = [p for p in _CLAUSE.split(sentence) if p]
+    if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
+            and (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence))):
+        # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
+        # 뛰었겠다 ㅋㅋ 나도 캣타워 샀어"): the reaction, a question or a request on either side goes. (A
+        # sentence that ends as a reaction or a question stays whole, and is dropped whole: a side of it
+        # alone is not theirs: "우와 제빵사 도현의 소금빵 ㅋㅋ 택배 돼?")
+        parts = [q for p in parts for q in _KO_LAUGH.split(p)
+                 if q and not (_KO_REACTION.search(q) or _KO_ASKS_UNMARKED.search(q) or _REQUEST.search(q))]
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
     # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about.)
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
@@ -375,6 +400,7 @@ _YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|
 # A question naming nobody ("Any news on the robotics team?", "How long did it take?", "What
 # kind?") is put to the visitor: in a conversation of two, the asker would say "I" or "we" of their
 # own things, and "he", "she" or a name of someone else's.
+_TEXTING_YOU = re.compile(r"\b(?:u|ur)\b", re.IGNORECASE)
 _NAMES_SOMEONE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 # Korean: a question put to them ("너", "네가") or naming nobody with a question word ("무슨
 # 자전거?"); not one about the asker's own (나, 우리) nor one asking how they found something (어땠어).
@@ -397,7 +423,7 @@ def asked_of_them(previous: str | None) -> str | None:
     questions = [q.strip() for q in _SENTENCE.split(previous) if q.strip().rstrip("!").endswith("?")]
     if not questions:
         return None
-    question = questions[-1]
+    question = _TEXTING_YOU.sub(lambda m: "your" if m.group(0).lower() == "ur" else "you", questions[-1])  # "what u up to?"
     if re.search(r"[가-힣]", question):
         if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(question) or not (
                 _KO_YOU.search(question) or _KO_ASKS.search(question)):
@@ -416,6 +442,14 @@ def asked_of_them(previous: str | None) -> str | None:
     for pattern, repl in _TO_THEM:
         text = pattern.sub(repl, text)
     return text.lower() if text.isupper() else text[:1].lower() + text[1:]
+
+
+def _promise(sentence: str) -> bool:
+    """Whether a Korean sentence ends as a promise to the listener (~ㄹ게요: "꼭 보내 드릴게요", "먹을게"):
+    what the visitor will do for the other party in this conversation, not something of their life."""
+    text = sentence.rstrip(" .!~ㅋㅎ")
+    stem = text[:-2] if text.endswith("게요") else text[:-1] if text.endswith("게") else ""
+    return bool(stem) and "가" <= stem[-1] <= "힣" and (ord(stem[-1]) - 0xAC00) % 28 == 8  # a final ㄹ before 게
 
 
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
@@ -462,8 +496,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         resolved = sentence
         if said_at is not None:
             resolved, when = fact_dates.resolve(sentence, said_at)
+        if korean and (_promise(sentence) or _KO_WISH.search(sentence)):
+            last = held = None  # what they will do for the other party, or wish of it
+            continue
         own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
-            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or (when is not None and mine) or answers
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
+            or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))
         follows = last is not None or held is not None
         # A fragment says more of what came before ("An 8-inch one, 180 quid, it barely fit."):
@@ -522,10 +560,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
 
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str]) -> bool:
     """Whether a sentence's content words are worth a fact of their own: three words that carry
-    something; two when it names its time ("I went to the dentist yesterday"); one when it also
-    names a place or someone ("I've been to Paris yesterday"); not all of them held by a slot fact
-    of the message (Korean particles ride on the word, 음식을: a slot's 음식 covers it)."""
-    needed = 3 if not when else 1 if _NAMED_THING.search(sentence) else 2
+    something; two when it names its time ("I went to the dentist yesterday") or says "I" ("i
+    adopted a cat"); one when it names its time and a place or someone ("I've been to Paris
+    yesterday"); not all of them held by a slot fact of the message (Korean particles ride on the
+    word, 음식을: a slot's 음식 covers it)."""
+    needed = (1 if _NAMED_THING.search(sentence) else 2) if when else 2 if _I.search(sentence) else 3
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
 
