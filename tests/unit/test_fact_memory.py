@@ -707,6 +707,7 @@ def test_texting_keeps_what_they_tell(previous, text, needle):
 
 @pytest.mark.parametrize("text", [
     "Ha, Ethan as captain sounds right. Sailing sounds amazing.",  # about the other party's news
+    "The kids are desperate to meet Juniper. wanna meet noodle irl",  # a wish to meet someone else's
     "분재 구경도 너무 기대돼요",  # looking forward to the other party's bonsai
     "교감 선생님이 되셨다니 정말 축하드려요",  # congratulations
     "네, 꼭 보내 드릴게요",  # a promise to the listener
