@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from convmem.domain import fact_dates
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
-from convmem.domain.fact_merge import compact, merge_all, recall
+from convmem.domain.fact_merge import compact, merge_all, recall, their_names
 from convmem.domain.models import Fact, FactSource
 from convmem.domain.tokens import count_tokens
 
@@ -726,3 +726,22 @@ def test_texting_times_and_in_a_few_weeks_are_resolved():
     assert fact_dates.resolve("moving in 2 wks", WED)[1] == "2024-03-27"
     assert fact_dates.resolve("back in a week", WED) == ("back the week after 13 March 2024", "2024-W12")
     assert fact_dates.resolve("we'll know in a day or two", WED)[1] is None  # a span, not a day
+
+
+def test_round_four_sentences():
+    """What the fourth conversation written blind to the rules showed, each on sentences of its own."""
+    assert fact_dates.resolve("We moved in two weeks ago", WED)[1] == "2024-02-28"  # "in ... ago" is a past, not a plan
+    assert "pet.custard" in [c.key for c in extract("My corn snake Custard shed his skin.", WED)]
+    [fact] = told(extract("그저께 준호 오빠랑 가은 언니가 예식장 계약했대", WED))  # hearsay of their own family
+    assert "예식장" in fact.statement
+    assert told(extract("유나 씨 남자친구가 아프다던데", WED)) == []  # hearsay of someone else's stays out
+    [plan] = told(extract("다음 달에는 캐스퍼 끌고 광주 놀러 갈게!", WED))  # a promise with its time is a plan
+    assert "2024년 4월" in plan.statement
+    assert told(extract("오 테니스 대회라니 멋있다", WED)) == [] and told(extract("둘이 같이 테니스 치는 거 너무 보기 좋다", WED)) == []
+
+
+def test_someone_they_do_things_with_is_one_of_theirs():
+    facts = [_fact("note.move", "Fergus and they are moving to Norwich in March (said 13 March 2024)")]
+    assert "fergus" in their_names(facts)
+    assert any("tree surgeon" in f.statement for f in told(extract("Also Fergus got a job as a tree surgeon out there.", WED,
+                                                                   theirs=their_names(facts))))

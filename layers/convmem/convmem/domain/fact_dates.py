@@ -93,7 +93,7 @@ _EN = re.compile(
     r"\b(?:(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night)"
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
     r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
-    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+or\b)"
+    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,

@@ -156,11 +156,16 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # visitor's); the plain "~고 싶다!" is "I'd love to" (an _OPINION in English), unlike the told "~고 싶어요".
 # Hearsay ("~다던데", "~래요", "~했대") reports what someone else said, not what the visitor tells;
 # a guess ("가시 때문에 다 뚫릴 듯") is no more than a guess.
-# "기대돼요" (looking forward to it) is "can't wait" (an _OPINION in English); a sentence that opens
-# with laughter ("ㅋㅋㅋ 리트리버 체력은 못 이김") answers what they were told.
+# "기대돼요" (looking forward to it) is "can't wait" (an _OPINION in English), "멋있다", "보기 좋다"
+# and "~라니" judge what they were told; a sentence that opens with laughter ("ㅋㅋㅋ 리트리버 체력은 못
+# 이김") answers it.
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
-                          r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다"
+                          r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
+                          r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
                           r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
+# Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
+_KO_HEARSAY = re.compile(r"(?:다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$")
+_KO_KIN = re.compile(r"(?<![너네])\s*(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
@@ -201,7 +206,7 @@ _PETS = ("dog|puppy|cat|kitten|bird|parrot|budgie|hamster|gerbil|rabbit|bunny|tu
          "lizard|gecko|ferret|guinea pig|hen|chicken|goat")
 _NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][a-z]+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
-_PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")" + _NAMED)
+_PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?(" + _PETS + r")" + _NAMED)  # "my corn snake Custard"
 _NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b"
                                r"|\b([A-Z][a-z]+) is (?:my|our)\s+(?:[a-z]+\s+){0,3}?(" + _PETS + r")\b")
 _WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
@@ -497,10 +502,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         resolved = sentence
         if said_at is not None:
             resolved, when = fact_dates.resolve(sentence, said_at)
-        if korean and (_promise(sentence) or _KO_WISH.search(sentence)):
-            last = held = None  # what they will do for the other party, or wish of it
+        if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
+            last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
-        own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)) if korean else (
+        own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)
+               or (_KO_HEARSAY.search(sentence) and _KO_KIN.search(sentence))) if korean else (
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))

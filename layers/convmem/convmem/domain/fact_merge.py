@@ -65,7 +65,7 @@ _KINDS = {
     "pet animal 반려동물 동물": (
         "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
         "fish goldfish horse pony donkey snake lizard gecko iguana hen chicken duck goat sheep pig ferret rat mouse "
-        "강아지 고양이 토끼 햄스터 거북이 앵무새 물고기 닭 반려견 반려묘"),
+        "강아지 고양이 토끼 햄스터 거북이 앵무새 물고기 금붕어 닭 반려견 반려묘 도마뱀 게코 뱀 고슴도치 페럿"),
     "family relatives siblings 가족 형제자매 형제 자매 남매": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
@@ -432,10 +432,21 @@ def _digest_value(statement: str) -> str:
     return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
 
 
+_WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I) and ([A-Z][a-z]+)\b")
+
+
 def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
     """The names (case folded) of the people and pets in their life the facts name: ``family.*``,
-    ``people.*`` and ``pet.*`` slots ("Harriet"; a pet's value is "tortoise Pemberton")."""
-    return {f.value.split()[-1].casefold() for f in facts if f.key.split(".", 1)[0] in ("family", "people", "pet") and f.value.split()}
+    ``people.*`` and ``pet.*`` slots ("Harriet"; a pet's value is "tortoise Pemberton"), and whoever
+    did something with them ("Fergus and they are moving")."""
+    out = set()
+    for f in facts:
+        family = f.key.split(".", 1)[0]
+        if family in ("family", "people", "pet") and f.value.split():
+            out.add(f.value.split()[-1].casefold())
+        elif family in TOLD:
+            out.update((m.group(1) or m.group(2)).casefold() for m in _WITH_THEM.finditer(f.statement))
+    return out
 
 
 def searchable(fact: Fact) -> str:
