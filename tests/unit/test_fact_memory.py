@@ -698,6 +698,7 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     (None, "yeah. and. i adopted a cat", "I adopted a cat"),
     (None, "also interview tmrw w tidewell", "Interview on 14 March 2024 w tidewell"),  # texting: no subject, no capital
     ("what u got coming up?", "moving flats in 2 wks", "Asked what they got coming up: Moving flats around 27 March 2024"),
+    ("hell yes. start date?", "next monday", "Asked start date: On Monday 18 March 2024"),  # a time answering a question
     (None, "뭉치 눈밭에서 뛰었겠다 ㅋㅋ 나도 구름이 선물로 캣타워 샀어", "나도 구름이 선물로 캣타워 샀어"),  # the reaction goes
 ])
 def test_texting_keeps_what_they_tell(previous, text, needle):

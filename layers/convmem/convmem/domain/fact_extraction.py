@@ -538,7 +538,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         kept, held, last = last, None, None
         if answers and asked:  # what it answers goes with it, held or kept
             statement = f"{asked}? {statement}" if korean else f"Asked {asked}: {statement}"
-        if not _carries(content, when, sentence, covered):
+        # A time that answers a question is whole with it ("Start date?" - "next monday").
+        if not (answers and asked and when) and not _carries(content, when, sentence, covered):
             # Too thin alone, right after one of theirs ("Nursing, like me."): it says more of that.
             joined = _joined(out[kept], statement, content, when) if kept is not None and own and content else None
             if kept is not None and joined is not None:
