@@ -736,6 +736,7 @@ def test_round_four_sentences():
     [fact] = told(extract("그저께 준호 오빠랑 가은 언니가 예식장 계약했대", WED))  # hearsay of their own family
     assert "예식장" in fact.statement
     assert told(extract("유나 씨 남자친구가 아프다던데", WED)) == []  # hearsay of someone else's stays out
+    assert told(extract("너네 엄마가 제주도 가셨대", WED)) == []  # ... of the listener's family too
     [plan] = told(extract("다음 달에는 캐스퍼 끌고 광주 놀러 갈게!", WED))  # a promise with its time is a plan
     assert "2024년 4월" in plan.statement
     assert told(extract("오 테니스 대회라니 멋있다", WED)) == [] and told(extract("둘이 같이 테니스 치는 거 너무 보기 좋다", WED)) == []

@@ -145,7 +145,7 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|님은|님도|님의|님이)", re.IGNORECASE)
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
 # (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희|나는|나도|내가|우리)(?=\s|$|[가-힣])|(?:제|내|저|나|난|전)(?=\s|$))")
@@ -162,10 +162,10 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
-                          r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
+                          r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요)[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
-_KO_HEARSAY = re.compile(r"(?:다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는]대|래요)[.!~ㅎㅋ\s]*$")
-_KO_KIN = re.compile(r"(?<![너네])\s*(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
+_KO_HEARSAY = re.compile(r"(?:다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요)[.!~ㅎㅋ\s]*$")
+_KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
