@@ -105,6 +105,7 @@ _KO = re.compile(
     r"|(?P<rel>지난|다음|이번)\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAYS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
+_KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0}
 _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
 
 
@@ -118,15 +119,9 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["tomorrow"]:
         return _day(said + timedelta(days=1))
     if m["unit"]:
-        raw = m["n"].lower()
-        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 2)
-        unit = m["unit"].lower()
-        return _offset(said, _UNITS.get(unit, unit), -n)
+        return _offset(said, *_counted(m["n"], m["unit"], -1))
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
-        raw = m["in_n"].lower()
-        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 2)
-        unit = m["in_unit"].lower()
-        return _offset(said, _UNITS.get(unit, unit), n)
+        return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
     rel, period = m["rel"].lower(), m["period"].lower()
     period = _WEEKDAY_ABBREVIATIONS.get(period, period)
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
@@ -139,6 +134,12 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
 
 
 _UNITS = {"wk": "week", "yr": "year"}
+
+
+def _counted(number: str, unit: str, direction: int) -> tuple[str, int]:
+    """("two", "wks", -1) -> ("week", -2): an English count of units, before (-1) or after (1)."""
+    raw, unit = number.lower(), unit.lower()
+    return _UNITS.get(unit, unit), direction * (int(raw) if raw.isdigit() else _NUMBERS.get(raw, 2))
 
 
 def _offset(said: date, unit: str, n: int) -> tuple[str, str]:
@@ -203,9 +204,9 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         n = int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
         return _offset(said, m["unit"], -n)
     if m["wday"]:  # 다음 주 목요일: the Thursday of next week, not the next Thursday
-        monday = said - timedelta(days=said.weekday()) + timedelta(weeks={"지난": -1, "다음": 1, "이번": 0}[m["wrel"]])
+        monday = said - timedelta(days=said.weekday()) + timedelta(weeks=_KO_DIRECTIONS[m["wrel"]])
         return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wday"])))
-    direction = {"지난": -1, "다음": 1, "이번": 0}[m["rel"]]
+    direction = _KO_DIRECTIONS[m["rel"]]
     period = m["period"]
     if period in _KO_WEEKDAYS:
         if direction == 0:

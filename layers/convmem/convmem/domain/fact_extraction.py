@@ -159,12 +159,13 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # "기대돼요" (looking forward to it) is "can't wait" (an _OPINION in English), "멋있다", "보기 좋다"
 # and "~라니" judge what they were told; a sentence that opens with laughter ("ㅋㅋㅋ 리트리버 체력은 못
 # 이김") answers it.
+_HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요"
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
-                          r"|다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요)[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
+                          r"|" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
-_KO_HEARSAY = re.compile(r"(?:다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요)[.!~ㅎㅋ\s]*$")
+_KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
@@ -420,13 +421,18 @@ _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've
             (re.compile(r"\byour\b", re.I), "their"), (re.compile(r"\byou\b", re.I), "them")]
 
 
+def _questions(previous: str | None) -> list[str]:
+    """The sentences of the other party's message that ask something ("?", "?!"), in order."""
+    return [q.strip() for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
+
+
 def asked_of_them(previous: str | None) -> str | None:
     """The other party's question that ``previous`` ends with, when it asks about the visitor, in
     the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
     small talk, one naming the asker's things or someone by name, one asking their opinion)."""
     if not previous:
         return None
-    questions = [q.strip() for q in _SENTENCE.split(previous) if q.strip().rstrip("!").endswith("?")]
+    questions = _questions(previous)
     if not questions:
         return None
     question = _TEXTING_YOU.sub(lambda m: "your" if m.group(0).lower() == "ur" else "you", questions[-1])  # "what u up to?"
@@ -600,8 +606,7 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
     statement that it does not say (FactCandidate.context): the questions the message answers
     ("How was Jeju?"), then the rest of the message, its time words resolved away. Only to be
     searched: the other party's words are never sent as the visitor's."""
-    questions = [_OTHER_PARTY.sub(" ", q) for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
-    around = " ".join([*questions, fact_dates.resolve(text, said_at)[0] if said_at is not None else text])
+    around = " ".join([*(_OTHER_PARTY.sub(" ", q) for q in _questions(previous)), fact_dates.resolve(text, said_at)[0] if said_at is not None else text])
     words = [w for w in relevance.plain_words(_DATES.sub(" ", around))
              if relevance.stem(w) not in _NOT_TOPIC and (len(w) > 1 or w.isdigit())]
     out = []
