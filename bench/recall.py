@@ -10,7 +10,7 @@ model's own). How utterances become turns:
 - consecutive utterances of one speaker are one message (joined by a new line), so a turn is
   a run of the visitor's utterances and the run of the other party's that follows;
 - a session that opens with the other party: the visitor's row of that first turn is the
-  placeholder ``(continues the conversation)``; a visitor run nobody answered gets the reply
+  placeholder ``(…)`` (no words: nothing of it is learnt or counted as a topic); a visitor run nobody answered gets the reply
   ``(no reply recorded)``;
 - a shared photo is part of the utterance as ``[shares a photo: <caption>]`` (for every system).
 
@@ -72,7 +72,7 @@ LOCOMO_DEFAULT = ROOT.parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 LOCOMO_ATTRIBUTION = ("LoCoMo: Maharana et al., 'Evaluating Very Long-Term Conversational Memory of LLM Agents', "
                       "ACL 2024; CC BY-NC 4.0; read from its path, never copied into this repository")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-OPENING_PLACEHOLDER = "(continues the conversation)"
+OPENING_PLACEHOLDER = "(…)"
 NO_REPLY = "(no reply recorded)"
 QUESTION_REPLY = "(benchmark question: the reply is not measured)"
 WINDOW = 12

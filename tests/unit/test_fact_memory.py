@@ -630,6 +630,8 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("What have I bought lately?", "Picked up a secondhand cello off a neighbour, purchased for $300"),
     ("하은이 새로 산 물건은?", "필름카메라 챙겼어. 지난주에 중고로 샀어"),
     ("Is Dana single?", "They've been dating someone from the choir since spring"),
+    ("Who are my grandchildren?", "Aoife brought the two grandkids up from Galway, Fionn and Roisin"),
+    ("What medication am I on?", "The GP switched the blood pressure tablets to ramipril"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],
@@ -740,6 +742,38 @@ def test_round_four_sentences():
     [plan] = told(extract("다음 달에는 캐스퍼 끌고 광주 놀러 갈게!", WED))  # a promise with its time is a plan
     assert "2024년 4월" in plan.statement
     assert told(extract("오 테니스 대회라니 멋있다", WED)) == [] and told(extract("둘이 같이 테니스 치는 거 너무 보기 좋다", WED)) == []
+
+
+def test_round_five_sentences():
+    """What the fifth round of conversations written blind to the rules showed, each on sentences of its own."""
+    news = "Owen's back from Crete. And I've been asked to teach a bell-ringing course at the Minster in November."
+    # Repeating the other party's news is a reaction to it, not news of the visitor's ...
+    assert told(extract("Teaching bell-ringing at York Minster! What an honour.", WED, previous=news)) == []
+    # ... though the same words answering their question are the visitor's.
+    [fact] = told(extract("Teaching bell-ringing at York Minster!", WED, previous="What are you up to these days?"))
+    assert "York Minster" in fact.statement
+    # Words passed on to the other party's people are not facts.
+    assert told(extract("Happy Valentine's to Sandra, tell her I said she deserves better than a curry.", WED)) == []
+    assert told(extract("Give Juno a rub from me. Whippets are the cats of the dog world, I always say.", WED)) == []
+    [kept] = told(extract("I finished the yew box on Sunday, tell Sandra.", WED))
+    assert "Sandra" not in kept.statement
+    # News told with a laugh, dated, is theirs; laughter at the other party's words stays a reaction.
+    [last_day] = told(extract("ㅋㅋ 지난주 금요일이 마지막 출근이었어요", WED))
+    assert last_day.when == "2024-03-08" and not last_day.statement.startswith("ㅋ")
+    assert told(extract("ㅋㅋㅋ 리트리버 체력은 못 이김", WED)) == []
+    # Anyone's "you" in an idiom is not the listener's: the clause stays.
+    [dog] = told(extract("Our Border collie would round up the grandchildren if you let him.", WED))
+    assert "Border collie" in dog.statement
+    # Two sentences too thin alone make a dated fact together.
+    [job] = told(extract("응 루나툰이라는 회사야. 다음 달 첫째 주부터 출근해", WED, previous="그 웹툰 회사?"))
+    assert "루나툰" in job.statement and job.when == "2024-W14"
+
+
+def test_the_nth_week_or_weekday_of_a_month_is_that_day():
+    assert fact_dates.resolve("다음 달 셋째 주 토요일에 시험이야", WED) == ("2024년 4월 20일에 시험이야", "2024-04-20")
+    assert fact_dates.resolve("이번 달 마지막 주에 이사해요", WED)[1] == "2024-W13"
+    assert fact_dates.resolve("I start the first Monday of next month", WED)[1] == "2024-04-01"
+    assert fact_dates.resolve("the last Friday of last month", WED)[1] == "2024-02-23"
 
 
 def test_someone_they_do_things_with_is_one_of_theirs():

@@ -16,6 +16,16 @@ def test_profile_says_language_tone_and_what_they_come_for():
     assert "order" in text and "delivery" in text
 
 
+def test_chat_words_times_and_whom_they_address_are_not_what_they_come_about():
+    text = write_profile(None, [
+        "Really amazing week, I made a pottery bowl two days ago!", "Next week I'm back at pottery, really love it",
+        "재민아, 그리고 다음 주에 도예 수업 또 가", "재민아 진짜 도예 수업 너무 좋았어",
+    ], 150)
+    topics = text.split("Usually comes about: ")[1]
+    assert "pottery" in topics and "도예" in topics
+    assert not any(w in topics for w in ("really", "amazing", "week", "two", "재민", "그리고", "다음", "진짜", "좋았어"))
+
+
 def test_korean_writer_and_old_topics_carried_over():
     text = write_profile("Writes in English.\nUsually comes about: refund.", ["주문한 상품이 아직 안 왔어요", "배송 상태 확인해 주세요", "주문 번호는 A-1042예요"], 150)
     assert "Writes in Korean." in text and "주문" in text and "refund" in text

@@ -13,7 +13,15 @@ from datetime import timedelta
 
 import pytest
 
-from bench.recall import CATEGORIES, PROJECT_SET, Utterance, load_conversations, pair_turns, selected
+from bench.recall import (
+    CATEGORIES,
+    OPENING_PLACEHOLDER,
+    PROJECT_SET,
+    Utterance,
+    load_conversations,
+    pair_turns,
+    selected,
+)
 from bench.recall_match import Request, resolved_range
 
 FILES = sorted(PROJECT_SET.glob("*.json"))
@@ -85,5 +93,5 @@ def test_a_visitor_run_and_the_reply_after_it_make_one_turn():
          Utterance("D1:4", "B", "reply", 1), Utterance("D1:5", "A", "last", 1)]
     turns = pair_turns(u, "A")
     assert [(t.visitor, t.reply) for t in turns] == [
-        ("(continues the conversation)", "hi"), ("one\ntwo", "reply"), ("last", "(no reply recorded)")]
+        (OPENING_PLACEHOLDER, "hi"), ("one\ntwo", "reply"), ("last", "(no reply recorded)")]
     assert turns[1].dia_ids == ("D1:2", "D1:3", "D1:4")

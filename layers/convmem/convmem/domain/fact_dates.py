@@ -87,10 +87,17 @@ def _weekend(said: date, offset: int) -> tuple[str, str]:
     return f"the weekend of {day_text(saturday)}", saturday.isoformat()
 
 
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1,
+             "첫째": 1, "첫": 1, "둘째": 2, "셋째": 3, "넷째": 4, "마지막": -1}
+# The first / third / last week (or weekday) of a month: 다음 달 셋째 주 토요일, "the first Monday of next month".
+_KO_NTH = (r"(?P<nmonth>지난\s*달|다음\s*달|이번\s*달)\s*(?P<nth>첫째|첫|둘째|셋째|넷째|마지막)\s*주"
+           r"(?:\s*(?P<nwday>" + "|".join(_KO_WEEKDAYS) + r"))?|")
+_EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week|" + "|".join(_WEEKDAYS) + r")\s+"
+           r"(?:of|in)\s+(?P<nmonth>last month|next month|this month)|")
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night)"
+    r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night)"
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
     r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
@@ -99,7 +106,7 @@ _EN = re.compile(
     re.IGNORECASE,
 )
 _KO = re.compile(
-    r"(?P<dby>그저께|그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
+    _KO_NTH + r"(?P<dby>그저께|그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
     r"|(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|달|개월|년)\s*전"
     r"|(?P<wrel>지난|다음|이번)\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
     r"|(?P<rel>지난|다음|이번)\s*(?P<period>주말|주|달|해|"
@@ -109,7 +116,26 @@ _KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0}
 _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
 
 
+def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, str] | None:
+    """The ``nth`` week, or weekday, of the month ``month`` (-1, 0, 1) months from ``said``."""
+    y, m = _add_months(said, -1 if month.startswith(("last", "지난")) else 1 if month.startswith(("next", "다음")) else 0)
+    first = date(y, m, 1)
+    last = date(*_add_months(first, 1), 1) - timedelta(days=1)
+    n = _ORDINALS[nth]
+    if weekday in (None, "week", "주"):
+        day = first + timedelta(weeks=n - 1) if n > 0 else last
+        monday = day - timedelta(days=day.weekday())
+        iso = monday.isocalendar()
+        return f"the week of {day_text(monday)}", f"{iso[0]}-W{iso[1]:02d}"
+    wd = (_KO_WEEKDAYS if weekday in _KO_WEEKDAYS else _WEEKDAYS).index(weekday.lower() if weekday.isascii() else weekday)
+    d = first + timedelta(days=(wd - first.weekday()) % 7) + timedelta(weeks=n - 1) if n > 0 else (
+        last - timedelta(days=(last.weekday() - wd) % 7))
+    return _day(d) if d.month == m else None
+
+
 def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
+    if m["nth"]:
+        return _nth(said, m["nmonth"].lower(), m["nth"].lower(), m["nwday"].lower())
     if m["dby"]:
         return _day(said - timedelta(days=2))
     if m["yesterday"]:
@@ -185,6 +211,8 @@ def _ko_text(when: str, said: date) -> str:
 
 
 def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
+    if m["nth"]:
+        return _nth(said, m["nmonth"], m["nth"], m["nwday"])
     if m["dby"]:
         return _day(said - timedelta(days=2))
     if m["yesterday"]:
@@ -229,7 +257,7 @@ _EN_PARTIAL = re.compile(
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일|(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")에")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
-    r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|[a-z]{2,}ed)\b",
+    r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")

@@ -163,7 +163,10 @@ _HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
-                          r"|" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$|^[ㅋㅎ]{2,}")
+                          r"|" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$")
+# Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
+# the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
+_KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
@@ -218,7 +221,9 @@ _FRAME = re.compile(
     r"\b(?:I\s+(?:just\s+)?(?:wanted|want|have|had|need|needed)\s+to\s+(?:tell|show|update)\s+you(?:\s+(?:about|that))?"
     r"|let\s+me\s+tell\s+you(?:\s+about)?|(?:did|have)\s+I\s+(?:tell|told|shown?)\s+you(?:\s+(?:about|that))?"
     r"|I\s+(?:told|tell|showed)\s+you(?:\s+(?:about|that))?|as\s+you\s+know|you\s+know\s+what|guess\s+what"
-    r"|you\s+know|you\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted))\b",
+    r"|you\s+know|you\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted)"
+    # anyone's "you" in an idiom ("he'd herd the grandchildren if you let him"), not the listener's
+    r"|if\s+you\s+let\s+(?:him|her|them|it)|you\s+never\s+know|you'd\s+think|as\s+you\s+do|mind\s+you)\b",
     re.IGNORECASE,
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
@@ -244,7 +249,7 @@ _REQUEST = re.compile(
 # An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
 # them") is about what they were told, unless the sentence also says something of their own.
 _OPINION = re.compile(
-    r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+)?(?:think|thought|bet|guess|hope|wish|agree|"
+    r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+|always\s+)?(?:think|thought|bet|guess|hope|wish|agree|say|"
     r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|can't picture|cannot picture|can't imagine|cannot imagine|can't believe|cannot believe|"
     r"can't wait|cannot wait|love to|like to)\b"
     r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
@@ -252,6 +257,10 @@ _OPINION = re.compile(
     r"|\b(?:wanna|want to|dying to|desperate to|can't wait to)\s+meet\b",  # "The kids are desperate to meet Juniper"
     re.IGNORECASE,
 )
+# A message passed on to someone ("tell her I said hello", "give Juno a rub from me", "happy
+# Valentine's to Sandra", "say hi to Tom"): words for the other party's people, not the visitor's news.
+_RELAY = re.compile(r"^(?i:(?:and|but|so)\s+)?(?:(?i:tell|give|send)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
+                    r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
@@ -386,7 +395,7 @@ def _clauses_about_them(sentence: str) -> str | None:
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
             and not _fragment(sentence)):
         parts = parts[1:]
-    kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?")]
+    kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?") and not _RELAY.match(p)]
     if not kept:
         return None
     text = ", ".join(kept).strip(" ,")
@@ -474,8 +483,21 @@ def _topic(words: list[str]) -> str:
     return "_".join(words[:3]) or "other"
 
 
+def _content(sentence: str) -> list[str]:
+    """A sentence's content words (stemmed), its dates left out."""
+    return [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
+
+
+def _echoes(sentence: str, heard: frozenset[str]) -> bool:
+    """Whether a sentence mostly repeats what the other party just said ("Teaching bell-ringing at
+    York Minster!" after "I've been asked to teach a bell-ringing course at the Minster"): a
+    reaction to their news, not news of the visitor's own: two of its content words in three."""
+    content = set(_content(sentence))
+    return len(content) >= 2 and 3 * len(content & heard) >= 2 * len(content)
+
+
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
-          theirs: frozenset[str] = frozenset()) -> list[FactCandidate]:
+          theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset()) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -484,7 +506,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     (``asked_of_them``); their first sentence answers it, so it is theirs without saying "I", and
     the fact it makes says what it answers ("Asked what inspired them: A sunset in Busan").
     ``theirs``: the names of their people and pets (case folded); news of one is part of their
-    world ("Pemberton woke up yesterday!")."""
+    world ("Pemberton woke up yesterday!"). ``heard``: the content words of what the other party
+    just said; an English sentence without "I" that mostly repeats them echoes their news
+    (``_echoes``), unless it answers their question."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
@@ -511,11 +535,15 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
-        own = (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence)
-               or (_KO_HEARSAY.search(sentence) and _KO_KIN.search(sentence))) if korean else (
+        own = (_KO_FIRST_PERSON.search(sentence)
+               or not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None))
+               or (_KO_HEARSAY.search(sentence) and _KO_KIN.search(sentence))) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))
+            and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
+        if korean and own:
+            sentence, resolved = _KO_LAUGH_OPENS.sub("", sentence).lstrip(), _KO_LAUGH_OPENS.sub("", resolved).lstrip()
         follows = last is not None or held is not None
         # A fragment says more of what came before ("An 8-inch one, 180 quid, it barely fit."):
         # the whole sentence, or the first clause of one that is not theirs alone.
@@ -528,7 +556,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
-        content = [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
+        content = _content(sentence)
         if continues and last is not None:
             joined = _joined(out[last], statement, content, when)  # it goes on about the previous sentence: one fact
             if joined is not None:
@@ -537,9 +565,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             if not own:
                 last = None
                 continue
-        elif held is not None and (continues or (own and _carries(content, when, sentence, covered))):
+        elif held is not None and (continues or (own and (_carries(content, when, sentence, covered) or (
+                when is not None and _carries([*held[1], *content], when, sentence, covered))))):
             # It completes the thin sentence before it, or that one leads into it ("I got promoted!
-            # I'm a senior designer now."): one fact, so the lead is not lost.
+            # I'm a senior designer now."), or the two thin ones make a dated fact together ("루나툰이라는
+            # 회사야. 다음 달 첫째 주부터 출근해"): one fact, so the lead is not lost.
             statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
         kept, held, last = last, None, None
         if answers and asked:  # what it answers goes with it, held or kept
@@ -648,7 +678,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
-    found.extend(_told(text, said_at, covered, asked_of_them(previous), names))
+    found.extend(_told(text, said_at, covered, asked_of_them(previous), names, frozenset(_content(previous or ""))))
     seen: set[str] = set()
     out = []
     for c in found:

@@ -69,12 +69,13 @@ _KINDS = {
     "family relatives siblings 가족 형제자매 형제 자매 남매": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
-        "nephew twin stepmother stepfather 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 "
-        "아들 딸 아내 남편 할머니 할아버지 이모 고모 삼촌 조카 사촌 쌍둥이"),
-    "health 건강": (
+        "nephew twin stepmother stepfather grandson granddaughter grandchild grandchildren grandkid grandkids "
+        "손자 손녀 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 아들 딸 아내 남편 할머니 할아버지 이모 고모 삼촌 조카 사촌 쌍둥이"),
+    "health medication 건강 약": (
         "health doctor hospital clinic surgery operation injury injured hurt sick ill illness allergic allergy "
         "intolerant pain physio physiotherapy therapy diagnosed diagnosis medication medicine torn sprained fracture "
-        "flu fever asthma diabetes migraine 병원 의사 수술 부상 다쳤- 아파- 아프- 알레르기 진단 감기 몸살"),
+        "flu fever asthma diabetes migraine pills tablets prescribed prescription 약 병원 의사 수술 부상 다쳤- 아파- 아프- "
+        "알레르기 진단 감기 몸살"),
     "job work career 직업 일": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
         "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바"),
