@@ -563,7 +563,8 @@ def test_how_was_something_of_theirs_frames_the_answer_and_a_question_about_some
     assert asked_of_them("How was your driving exam?") == "how was their driving exam"
     assert asked_of_them("How was the regatta?") == "how was the regatta"  # put to them, in a conversation of two
     assert asked_of_them("How did you find the regatta?") is None  # their opinion of it
-    assert asked_of_them("How's she doing?") is None and asked_of_them("Did he like it?") is None  # someone else's news
+    # "she" is someone the visitor spoke of (nobody asks about their own): the answer is the visitor's world
+    assert asked_of_them("whats she studying?") == "whats she studying" and asked_of_them("Did he like it?") is None
     assert asked_of_them("WHAT. The babies came?!") == "the babies came"
 
 
@@ -632,6 +633,7 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("Is Dana single?", "They've been dating someone from the choir since spring"),
     ("Who are my grandchildren?", "Aoife brought the two grandkids up from Galway, Fionn and Roisin"),
     ("What medication am I on?", "The GP switched the blood pressure tablets to ramipril"),
+    ("우리 자녀들 이름 기억나요?", "아들 현우가 2024년 6월 4일에 전역했어요"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],
@@ -697,7 +699,7 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
 
 @pytest.mark.parametrize(("previous", "text", "needle"), [
     (None, "so. fernhill made me redundant", "Fernhill made them redundant"),  # two words are enough with "me"
-    (None, "yeah. and. i adopted a cat", "I adopted a cat"),
+    (None, "yeah. and. i adopted a cat", "They adopted a cat"),  # texting's "i" is "I"
     (None, "also interview tmrw w tidewell", "Interview on 14 March 2024 w tidewell"),  # texting: no subject, no capital
     ("what u got coming up?", "moving flats in 2 wks", "Asked what they got coming up: Moving flats around 27 March 2024"),
     ("hell yes. start date?", "next monday", "Asked start date: On Monday 18 March 2024"),  # a time answering a question
@@ -767,6 +769,31 @@ def test_round_five_sentences():
     # Two sentences too thin alone make a dated fact together.
     [job] = told(extract("응 루나툰이라는 회사야. 다음 달 첫째 주부터 출근해", WED, previous="그 웹툰 회사?"))
     assert "루나툰" in job.statement and job.when == "2024-W14"
+
+
+def test_round_six_polite_korean_keeps_the_listener_and_their_people_out():
+    """The sixth round's polite Korean: the listener and their people are called by name with 씨."""
+    assert told(extract("준영 씨 생일 미리 축하해요^^", WED)) == []  # congratulations, before an emoticon
+    [son] = told(extract("지혜 씨 클라이밍 사랑은 아무도 못 말려요ㅎㅎ 현우는 다음 주 월요일에 개강이에요.", WED))
+    assert son.statement.startswith("현우는 2024년 3월 18일") and "지혜" not in son.statement
+    [own] = told(extract("그래도 우리 영숙 씨가 벌써 7년째 주방을 지켜주고 있어서 든든해요.", WED))  # "우리": theirs
+    assert "영숙" in own.statement
+    assert told(extract("준영 씨가 밤늦게까지 고생하더니 승진했대요", WED)) == []
+    # A title with 님 is the visitor's professor or boss, and 씨앗 is a seed: no one else's news.
+    assert told(extract("박 교수님이 어제 논문 주제를 최종 승인해 주셨어요", WED))
+    assert told(extract("어제 베란다에 토마토 씨앗을 심었어요", WED))
+    [shop] = told(extract("나 내일 다시 문 여는 날이라 이만 잘께요~ 보리 한번 쓰다듬어 주고요ㅎㅎ", WED))
+    assert "보리" not in shop.statement  # a request to the listener goes
+    # 엊그제 is "the other day", not 그제 (the day before yesterday) inside a word
+    assert fact_dates.resolve("사진 보여줬던 게 엊그제 같은데", WED) == ("사진 보여줬던 게 엊그제 같은데", None)
+
+
+def test_texting_weekdays_in_lower_case_and_last_nite_are_dates():
+    assert fact_dates.resolve("kirsty had the baby on tuesday!!!", WED) == ("kirsty had the baby on Tuesday 12 March 2024!!!", "2024-03-12")
+    assert fact_dates.resolve("ellie and i broke up last nite", WED)[1] == "2024-03-12"
+    assert fact_dates.resolve("exam next wk", WED)[1] == "2024-W12"
+    [fact] = told(extract("haggis had surgery on wednesday 😭\nhe swallowed a hair tie and it got stuck in his gut", WED))
+    assert "hair tie" in fact.statement and fact.when == "2024-03-06"
 
 
 def test_the_nth_week_or_weekday_of_a_month_is_that_day():

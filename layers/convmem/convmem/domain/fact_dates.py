@@ -97,16 +97,16 @@ _EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night)"
+    r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night|last nite)"
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
     r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
-    r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|month|year|weekend|"
+    r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
 )
 _KO = re.compile(
-    _KO_NTH + r"(?P<dby>그저께|그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
+    _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
     r"|(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|달|개월|년)\s*전"
     r"|(?P<wrel>지난|다음|이번)\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
     r"|(?P<rel>지난|다음|이번)\s*(?P<period>주말|주|달|해|"
@@ -149,7 +149,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
     rel, period = m["rel"].lower(), m["period"].lower()
-    period = _WEEKDAY_ABBREVIATIONS.get(period, period)
+    period = _WEEKDAY_ABBREVIATIONS.get(period, _UNITS.get(period, period))
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
     if period in _WEEKDAYS:
         if direction == 0:
@@ -252,7 +252,7 @@ _EN_PARTIAL = re.compile(
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_NAMES + r")"
     r"|(?P<m2>" + _MONTH_NAMES + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
-    r"|(?P<on>on\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
+    r"|(?P<on>on\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일|(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")에")
 _PAST_EN = re.compile(
@@ -299,9 +299,10 @@ def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
     if m["wd"]:
-        weekday = (_KO_WEEKDAYS if korean else [w.capitalize() for w in _WEEKDAYS]).index(m["wd"])
+        weekday = (_KO_WEEKDAYS if korean else [w.capitalize() for w in _WEEKDAYS]).index(
+            m["wd"] if korean else m["wd"].capitalize())  # texting writes "on tuesday"
         d = _weekday(said, weekday, -1 if past else 1)
-        return (ko_day_text(d) + "에", d.isoformat()) if korean else (f"on {m['wd']} {day_text(d)}", d.isoformat())
+        return (ko_day_text(d) + "에", d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
     if korean:
         found = _partial_day(said, int(m["m"]), int(m["d"]), past)
         return (ko_day_text(found), found.isoformat()) if found else None

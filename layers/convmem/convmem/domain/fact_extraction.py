@@ -163,17 +163,27 @@ _HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
-                          r"|" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$")
+                          # praise in any form ("귀엽더라", "멋져요", "부러워요")
+                          r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러|대단하|대단해|신기하|신기해)[가-힣]*"
+                          r"|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
+# A sentence about someone called by name with 씨 (the name opens it: "준영 씨가 바쁘면", "지혜 씨
+# 클라이밍 사랑은") is about the listener or an acquaintance, not the visitor; it is the visitor's
+# only when "I" is in it or they are one of the visitor's people by name (as an English sentence
+# naming someone). (A title with 님, 교수님, 팀장님, is the visitor's professor or boss; 마음씨 and
+# 아저씨 are no names.)
+_KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]|가|는|도|랑|의|를|한테|께|와|하고|네|에게|만|요|처럼|보다)")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
-_KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~ㅎㅋ\s]*$")
+_KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
-_SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*")
+_SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
+                       # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
+                       r"|(?<=[다요죠네음][~^])\s+|(?<=[다요죠네음][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음][~^ㅎㅋ]{3})\s+")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|haha+|lol|well|so|actually|honestly|totally|"
@@ -196,9 +206,10 @@ _HOLLOW = {
     "이", "그", "저", "제", "정말", "너무", "진짜", "그냥", "좀", "많이", "것", "거", "같아요", "있어요", "했어요",
 }
 _THIRD_PERSON = [
-    (re.compile(r"\bI am\b"), "they are"), (re.compile(r"\bI was\b"), "they were"), (re.compile(r"\bI'm\b", re.I), "they're"),
+    # (texting writes "i": "i rolled my ankle")
+    (re.compile(r"\b[Ii] am\b"), "they are"), (re.compile(r"\b[Ii] was\b"), "they were"), (re.compile(r"\bI'm\b", re.I), "they're"),
     (re.compile(r"\bI've\b", re.I), "they've"), (re.compile(r"\bI'd\b", re.I), "they'd"), (re.compile(r"\bI'll\b", re.I), "they'll"),
-    (re.compile(r"\bI\b"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
+    (re.compile(r"\b[Ii]\b(?!\.e\.)"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
     (re.compile(r"\bmine\b", re.I), "theirs"), (re.compile(r"\bme\b", re.I), "them"),
 ]
 _RELATIONS = (
@@ -241,7 +252,7 @@ _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|축하해|축하해요|축하드려요|축하드립니다"
-    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요)[.!?~ㅋㅎ\s]*$"
+    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요)[.!?~^ㅋㅎ\s]*$"
     # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
     r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
@@ -403,9 +414,9 @@ def _clauses_about_them(sentence: str) -> str | None:
 
 
 # The other party's question the message answers ("What inspired you?" -> "A sunset I saw in Busan"):
-# only one about the visitor (you, your) that names nothing of the asker's (I, my, we) nor anyone by
-# name, and that does not ask what the visitor thinks of something (the asker's photos, the asker's son).
-_ASKS_ABOUT_YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll)\b", re.IGNORECASE)
+# only one about the visitor or someone they spoke of (you, your, she, nobody named) that names nothing
+# of the asker's (I, my, we) nor anyone by name, and that does not ask what the visitor thinks of
+# something (the asker's photos, the asker's son).
 _ASKER_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|us|our|ours)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
 _ASKS_OPINION = re.compile(r"\b(?:see|saw|seen|like|liked|love|loved|think|thought|hear|heard|enjoy|enjoyed|feel|felt|"
                            r"guess|remember|mind|want me|agree|make of)\b|\bhow (?:did|do) you find\b", re.IGNORECASE)
@@ -415,9 +426,9 @@ _YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|
                           r"which|who|and|if|that)\s+you\b", re.IGNORECASE)
 # A question naming nobody ("Any news on the robotics team?", "How long did it take?", "What
 # kind?") is put to the visitor: in a conversation of two, the asker would say "I" or "we" of their
-# own things, and "he", "she" or a name of someone else's.
+# own things. One about "he" or "she" ("whats she studying?") asks of someone the visitor spoke of
+# (nobody asks about their own); one naming someone by name is not put to them.
 _TEXTING_YOU = re.compile(r"\b(?:u|ur)\b", re.IGNORECASE)
-_NAMES_SOMEONE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 # Korean: a question put to them ("너", "네가") or naming nobody with a question word ("무슨
 # 자전거?"); not one about the asker's own (나, 우리) nor one asking how they found something (어땠어).
 _KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|당신)(?=\s|$|[?!.])")
@@ -452,8 +463,7 @@ def asked_of_them(previous: str | None) -> str | None:
         return question.rstrip("?!. ")
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
-    if (not (_ASKS_ABOUT_YOU.search(question) or not _NAMES_SOMEONE.search(question))
-            or _ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
+    if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
             or _NAMED_THING.search(question) or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
     content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
@@ -535,8 +545,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
-        own = (_KO_FIRST_PERSON.search(sentence)
-               or not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None))
+        someone_else = korean and any(m.group(1) not in theirs for m in _KO_HONORIFIC_NAME.finditer(sentence))
+        own = (_KO_FIRST_PERSON.search(sentence) or (
+                   not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None))
+                   and not someone_else)
                or (_KO_HEARSAY.search(sentence) and _KO_KIN.search(sentence))) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
@@ -548,7 +560,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         # A fragment says more of what came before ("An 8-inch one, 180 quid, it barely fit."):
         # the whole sentence, or the first clause of one that is not theirs alone.
         elaborates = not answers and (_fragment(sentence) or (not own and _fragment(_CLAUSE.split(sentence)[0])))
-        continues = follows and bool((not own and _GOES_ON.match(sentence)) or (not korean and _POINTS_BACK.match(sentence))
+        continues = follows and bool((not own and _GOES_ON.match(sentence) and not someone_else) or (not korean and _POINTS_BACK.match(sentence))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
                                      or elaborates)
         if not own and not continues:

@@ -66,7 +66,7 @@ _KINDS = {
         "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
         "fish goldfish horse pony donkey snake lizard gecko iguana hen chicken duck goat sheep pig ferret rat mouse "
         "강아지 고양이 토끼 햄스터 거북이 앵무새 물고기 금붕어 닭 반려견 반려묘 도마뱀 게코 뱀 고슴도치 페럿"),
-    "family relatives siblings 가족 형제자매 형제 자매 남매": (
+    "family relatives siblings children kids 가족 형제자매 형제 자매 남매 자녀 자식": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
         "nephew twin stepmother stepfather grandson granddaughter grandchild grandchildren grandkid grandkids "
