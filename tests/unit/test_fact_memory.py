@@ -788,6 +788,27 @@ def test_round_six_polite_korean_keeps_the_listener_and_their_people_out():
     assert fact_dates.resolve("사진 보여줬던 게 엊그제 같은데", WED) == ("사진 보여줬던 게 엊그제 같은데", None)
 
 
+def test_round_seven_dictation_and_dialect():
+    """The seventh round: an English parent dictating run-ons, a 경상도 brother texting."""
+    run_on = ("i know right oh and the twins have swimming at four on tuesdays now instead of saturday mornings so im "
+              "basically a taxi alfie loves it and maisie hates it how is work for you are you still on nights")
+    [twins] = told(extract(run_on, WED))  # the question at its end goes, what they told stays
+    assert "swimming" in twins.statement and "nights" not in twins.statement
+    dictated = ("he had half a tea towel on sunday and then looked at me like it was my fault period callums been on at "
+                "me about secondary school offers comma we find out next month and hes desperate for kirkstall grange")
+    assert len(told(extract(dictated, WED))) == 2  # "period" said aloud ends a sentence
+    [kitchen] = told(extract("we finally finished the kitchen extension yesterday hows the pottery going", WED))
+    assert "kitchen" in kitchen.statement and "pottery" not in kitchen.statement  # "hows ...": a question
+    assert told(extract("니는 대회 우쨌노. 클라이밍 대회", WED)) == []  # 니: you
+    assert told(extract("갸는 와 맨날 토하노, 망원동 그 공원에 먹을 기 많은갑다", WED)) == []  # a question, a guess
+    assert told(extract("어디로 갈라꼬. 콩이 데꼬 살라믄 마당 있는 데 가야 되는 거 아이가", WED)) == []
+    [quit_smoking] = told(extract("끊었다 그저께부터. 이번엔 진짜다", WED, previous="행님 담배는 끊었나?"))
+    assert quit_smoking.when == "2024-03-11" and "담배" in quit_smoking.statement  # asked by the title they are called by
+    assert fact_dates.resolve("월요일자로 생산과장 달았다", WED)[1] == "2024-03-11"
+    [friend] = told(extract("친구와 같이 부산 갔어", WED))  # 와 inside a word asks nothing
+    assert "부산" in friend.statement
+
+
 def test_texting_weekdays_in_lower_case_and_last_nite_are_dates():
     assert fact_dates.resolve("kirsty had the baby on tuesday!!!", WED) == ("kirsty had the baby on Tuesday 12 March 2024!!!", "2024-03-12")
     assert fact_dates.resolve("ellie and i broke up last nite", WED)[1] == "2024-03-12"

@@ -254,7 +254,7 @@ _EN_PARTIAL = re.compile(
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     r"|(?P<on>on\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
-_KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일|(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")에")
+_KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일|(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|[a-z]{2,}ed)\b",
@@ -302,7 +302,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         weekday = (_KO_WEEKDAYS if korean else [w.capitalize() for w in _WEEKDAYS]).index(
             m["wd"] if korean else m["wd"].capitalize())  # texting writes "on tuesday"
         d = _weekday(said, weekday, -1 if past else 1)
-        return (ko_day_text(d) + "에", d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
+        return (ko_day_text(d), d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
     if korean:
         found = _partial_day(said, int(m["m"]), int(m["d"]), past)
         return (ko_day_text(found), found.isoformat()) if found else None

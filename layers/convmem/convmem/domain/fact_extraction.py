@@ -145,8 +145,10 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이)", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
+                          r"|(?<![가-힣])니(?=\s)", re.IGNORECASE)  # 니: "you" in speech and dialect ("니 여친", "니는")
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive)\b"
+                           r"|\bi(?:'m|'ve)\b", re.IGNORECASE)  # (texting: im, ive)
 # (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희|나는|나도|내가|우리)(?=\s|$|[가-힣])|(?:제|내|저|나|난|전)(?=\s|$))")
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
@@ -159,8 +161,8 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # "기대돼요" (looking forward to it) is "can't wait" (an _OPINION in English), "멋있다", "보기 좋다"
 # and "~라니" judge what they were told; a sentence that opens with laughter ("ㅋㅋㅋ 리트리버 체력은 못
 # 이김") answers it.
-_HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요"
-_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|고\s*싶다|듯|듯요|듯해|듯해요"
+_HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요|카더라|카던데|칸다|카네"  # 카더라: 경상도
+_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
                           # praise in any form ("귀엽더라", "멋져요", "부러워요")
@@ -268,6 +270,8 @@ _OPINION = re.compile(
     r"|\b(?:wanna|want to|dying to|desperate to|can't wait to)\s+meet\b",  # "The kids are desperate to meet Juniper"
     re.IGNORECASE,
 )
+# "hows the pottery": a question without its mark (texting, dictation).
+_HOW_ASKS = re.compile(r"^(?:hows|how's|how is|how was|how are|how did)\b", re.IGNORECASE)
 # A message passed on to someone ("tell her I said hello", "give Juno a rub from me", "happy
 # Valentine's to Sandra", "say hi to Tom"): words for the other party's people, not the visitor's news.
 _RELAY = re.compile(r"^(?i:(?:and|but|so)\s+)?(?:(?i:tell|give|send)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
@@ -387,6 +391,10 @@ def _third_person(text: str) -> str:
 _KO_LAUGH = re.compile(r"(?<=[^\sㅋㅎ])\s*[ㅋㅎ]{2,}\s+")  # inside: laughter that opens a sentence is a reaction (_KO_REACTION)
 # A question without its mark ("볼링 에버리지 몇임"): a question word, a casual ending.
 _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무슨|뭐)[가-힣\s]*(?:임|냐|니|나|야|어|음)$")
+# ... and anywhere, one whose ending can only ask: ~냐, ~니, and 경상도's ~노, ~꼬 ("갸는 와 맨날 토하노",
+# "어디로 갈라꼬"), after a question word that stands as a word.
+_KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
+                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$")
 
 
 def _clauses_about_them(sentence: str) -> str | None:
@@ -406,7 +414,8 @@ def _clauses_about_them(sentence: str) -> str | None:
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
             and not _fragment(sentence)):
         parts = parts[1:]
-    kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?") and not _RELAY.match(p)]
+    kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?") and not _RELAY.match(p)
+            and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
     if not kept:
         return None
     text = ", ".join(kept).strip(" ,")
@@ -431,7 +440,8 @@ _YOU_SUBJECT = re.compile(r"\b(did|do|does|are|were|have|has|had|will|would|can|
 _TEXTING_YOU = re.compile(r"\b(?:u|ur)\b", re.IGNORECASE)
 # Korean: a question put to them ("너", "네가") or naming nobody with a question word ("무슨
 # 자전거?"); not one about the asker's own (나, 우리) nor one asking how they found something (어땠어).
-_KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|당신)(?=\s|$|[?!.])")
+_KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|니|니는|니도|당신|형|형님|행님|언니|누나|오빠|선배|선배님)"
+                     r"(?=\s|$|[?!.])")  # the listener, or the title they are called by ("행님 담배는 끊었나?")
 _KO_ASKS = re.compile(r"무슨|어떤|뭐|뭘|무엇|어디|언제|누구|몇|왜|어떻게")
 _KO_ASKER_OWN = re.compile(r"(?:^|\s)(?:나는|나도|내가|내|나|난|저는|저도|제가|저희|우리|우리는)(?=\s|$)")
 _KO_OPINION = re.compile(r"어땠|어때|좋았|재밌|재미있|괜찮")
@@ -493,6 +503,28 @@ def _topic(words: list[str]) -> str:
     return "_".join(words[:3]) or "other"
 
 
+# Dictated text (voice to text) runs on without a full stop: "period" and "comma" said aloud, and a
+# new thread opening with "anyway", "oh and", or a question ("how is work for you"), are where its
+# sentences end, so each is judged on its own. Only in a run of some length with no full stop.
+_RUN_ON_WORDS = 15
+_DICTATED_STOP = re.compile(r"\s+(?:period|full stop|new paragraph|new line)\s+(?=[a-z])", re.IGNORECASE)
+_DICTATED_COMMA = re.compile(r"\s+comma\s+(?=[a-z])", re.IGNORECASE)
+_NEW_THREAD = re.compile(r"\s+(?=(?:anyway|oh and|by the way|btw|speaking of which|how is|how's|hows|how are|how was|"
+                         r"are you|did you|have you|do you|what about you)\b)", re.IGNORECASE)
+
+
+def _dictated(text: str) -> str:
+    """``text`` with the sentence ends a dictated run-on leaves unsaid, one per line."""
+    out = []
+    for line in text.split("\n"):
+        if not re.search(r"[.!?。]\s", line):
+            line = re.sub(r"\s+(?=(?:hows|how's|how is|how are|how was)\b)", "\n", line, flags=re.IGNORECASE)
+            if len(line.split()) >= _RUN_ON_WORDS:
+                line = _NEW_THREAD.sub("\n", _DICTATED_COMMA.sub(", ", _DICTATED_STOP.sub("\n", line)))
+        out.append(line)
+    return "\n".join(out)
+
+
 def _content(sentence: str) -> list[str]:
     """A sentence's content words (stemmed), its dates left out."""
     return [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
@@ -526,7 +558,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
-    for raw in _SENTENCE.split(text):
+    for raw in _SENTENCE.split(_dictated(text)):
         sentence = None if _THANKS.match(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
