@@ -271,7 +271,8 @@ _OPINION = re.compile(
     re.IGNORECASE,
 )
 # "hows the pottery": a question without its mark (texting, dictation).
-_HOW_ASKS = re.compile(r"^(?:hows|how's|how is|how was|how are|how did)\b", re.IGNORECASE)
+_HOW = r"(?:hows|how's|how is|how was|how are|how did)\b"
+_HOW_ASKS = re.compile("^" + _HOW, re.IGNORECASE)
 # A message passed on to someone ("tell her I said hello", "give Juno a rub from me", "happy
 # Valentine's to Sandra", "say hi to Tom"): words for the other party's people, not the visitor's news.
 _RELAY = re.compile(r"^(?i:(?:and|but|so)\s+)?(?:(?i:tell|give|send)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
@@ -509,8 +510,9 @@ def _topic(words: list[str]) -> str:
 _RUN_ON_WORDS = 15
 _DICTATED_STOP = re.compile(r"\s+(?:period|full stop|new paragraph|new line)\s+(?=[a-z])", re.IGNORECASE)
 _DICTATED_COMMA = re.compile(r"\s+comma\s+(?=[a-z])", re.IGNORECASE)
-_NEW_THREAD = re.compile(r"\s+(?=(?:anyway|oh and|by the way|btw|speaking of which|how is|how's|hows|how are|how was|"
-                         r"are you|did you|have you|do you|what about you)\b)", re.IGNORECASE)
+_NEW_THREAD = re.compile(r"\s+(?=(?:anyway|oh and|by the way|btw|speaking of which|are you|did you|have you|do you|"
+                         r"what about you)\b)", re.IGNORECASE)
+_BEFORE_HOW = re.compile(r"\s+(?=" + _HOW + ")", re.IGNORECASE)  # in any run without a full stop
 
 
 def _dictated(text: str) -> str:
@@ -518,7 +520,7 @@ def _dictated(text: str) -> str:
     out = []
     for line in text.split("\n"):
         if not re.search(r"[.!?。]\s", line):
-            line = re.sub(r"\s+(?=(?:hows|how's|how is|how are|how was)\b)", "\n", line, flags=re.IGNORECASE)
+            line = _BEFORE_HOW.sub("\n", line)
             if len(line.split()) >= _RUN_ON_WORDS:
                 line = _NEW_THREAD.sub("\n", _DICTATED_COMMA.sub(", ", _DICTATED_STOP.sub("\n", line)))
         out.append(line)
