@@ -122,12 +122,12 @@ def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, st
     first = date(y, m, 1)
     last = date(*_add_months(first, 1), 1) - timedelta(days=1)
     n = _ORDINALS[nth]
-    if weekday in (None, "week", "주"):
+    if weekday in (None, "week"):
         day = first + timedelta(weeks=n - 1) if n > 0 else last
         monday = day - timedelta(days=day.weekday())
         iso = monday.isocalendar()
         return f"the week of {day_text(monday)}", f"{iso[0]}-W{iso[1]:02d}"
-    wd = (_KO_WEEKDAYS if weekday in _KO_WEEKDAYS else _WEEKDAYS).index(weekday.lower() if weekday.isascii() else weekday)
+    wd = (_KO_WEEKDAYS if weekday in _KO_WEEKDAYS else _WEEKDAYS).index(weekday)
     d = first + timedelta(days=(wd - first.weekday()) % 7) + timedelta(weeks=n - 1) if n > 0 else (
         last - timedelta(days=(last.weekday() - wd) % 7))
     return _day(d) if d.month == m else None
@@ -299,8 +299,7 @@ def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
     if m["wd"]:
-        weekday = (_KO_WEEKDAYS if korean else [w.capitalize() for w in _WEEKDAYS]).index(
-            m["wd"] if korean else m["wd"].capitalize())  # texting writes "on tuesday"
+        weekday = _KO_WEEKDAYS.index(m["wd"]) if korean else _WEEKDAYS.index(m["wd"].lower())  # "on tuesday" too
         d = _weekday(said, weekday, -1 if past else 1)
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
     if korean:

@@ -579,7 +579,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
-        someone_else = korean and any(m.group(1) not in theirs for m in _KO_HONORIFIC_NAME.finditer(sentence))
+        called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
+        someone_else = called is not None and called.group(1) not in theirs
         own = (_KO_FIRST_PERSON.search(sentence) or (
                    not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None))
                    and not someone_else)
