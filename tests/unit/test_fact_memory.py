@@ -809,6 +809,41 @@ def test_round_seven_dictation_and_dialect():
     assert "부산" in friend.statement
 
 
+def test_what_the_visitor_says_of_the_listeners_news_is_not_theirs():
+    """Praise, a guess, advice or a reaction to the other party's news names their things, not the visitor's."""
+    news = "저는 지난주부터 수영을 배우기 시작했어요. 우리 고양이 두부는 요즘 살이 쪘어요."
+    assert told(extract("수영 배운 지 일주일 만에 벌써 자유형을 하시다니 대단해요", WED, previous=news)) == []
+    assert told(extract("두부 간식은 조금만 주세요", WED, previous=news)) == []
+    assert told(extract("요즘 두부 사료를 바꿔 보는 건 어때요", WED, previous=news)) == []
+    # ... but the same word asked about, or said of the visitor, opens their own news
+    [swim] = told(extract("수영은 작년 여름부터 매주 토요일에 다니고 있어요", WED, previous="수영은 요즘 어때요?"))
+    assert "토요일" in swim.statement
+    [exam] = told(extract("면접은 다음 주 화요일에 봐요", WED, previous="면접만 붙으면 이제 직장인이네요."))
+    assert exam.when == "2024-03-19"
+    assert told(extract("벌써 반에서 3등이라니 정말 잘했네요", WED)) == []  # praise
+    assert told(extract("논문 발표 준비로 요즘 많이 바쁜가 봐요", WED)) == []  # a guess: it seems you...
+    assert told(extract("손님이 많아서 주말에도 계속 일하나 봐요", WED)) == []
+    assert told(extract("강아지 산책 영상 잘 봤어요", WED)) == []  # thanks for what they shared
+    assert told(extract("감기 걸리지 말고 옷 따뜻하게 입고 다녀라", WED)) == []  # the plain imperative
+    assert told(extract("저녁 준비해야 해서 이만 들어갈께요~", WED)) == []  # a promise, as chat spells it
+    assert told(extract("입사한 게 엊그제 같은데 벌써 삼 년이 지났네요", WED)) == []  # time flies: no date, no news
+    # "feels like yesterday" is how recent it feels, not when; "어제 같이" is "together yesterday"
+    assert fact_dates.resolve("It feels like only yesterday that we moved in", WED)[1] is None
+    assert fact_dates.resolve("졸업한 게 어제 같은데", WED)[1] is None
+    assert fact_dates.resolve("어제 같이 저녁 먹었어요", WED)[1] == "2024-03-12"
+
+
+def test_a_texted_run_on_is_judged_a_clause_at_a_time():
+    texted = ("no way thats brilliant send me a photo of the new bike im on the bus so i cant chat "
+              "but i start my new job at the library on monday have a lovely weekend give the kids a hug from me")
+    found = told(extract(texted, WED))
+    assert any("library" in f.statement and f.when == "2024-03-18" for f in found)
+    assert not any("bike" in f.statement or "hug" in f.statement for f in found)  # their news, their people
+    # "I" after a word that leads into it stays in its clause
+    [fact] = told(extract("the best thing i bought this year is the rowing machine i use every single morning before work", WED))
+    assert "rowing machine" in fact.statement and "before work" in fact.statement
+
+
 def test_texting_weekdays_in_lower_case_and_last_nite_are_dates():
     assert fact_dates.resolve("kirsty had the baby on tuesday!!!", WED) == ("kirsty had the baby on Tuesday 12 March 2024!!!", "2024-03-12")
     assert fact_dates.resolve("ellie and i broke up last nite", WED)[1] == "2024-03-12"

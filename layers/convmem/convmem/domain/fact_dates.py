@@ -254,7 +254,9 @@ _EN_PARTIAL = re.compile(
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     r"|(?P<on>on\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
-_KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일|(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)")
+# (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
+_KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|[a-z]{2,}ed)\b",
@@ -314,6 +316,12 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
     return (day_text(found), found.isoformat()) if found else None
 
 
+# "It feels like only yesterday", "입학한 게 어제 같은데": how recent it feels, not when it was
+# ("어제 같이 먹었어요" is "we ate together yesterday").
+_LIKE_BEFORE = re.compile(r"\blike\s+(?:only\s+|just\s+|it\s+was\s+(?:only\s+|just\s+)?)?$", re.IGNORECASE)
+_LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
+
+
 def find(text: str, said_at: datetime) -> list[Resolved]:
     """Every relative time expression in ``text`` resolved against ``said_at`` (in order), and
     every date that leaves out its year or week (resolved by the tense of ``text``)."""
@@ -321,6 +329,8 @@ def find(text: str, said_at: datetime) -> list[Resolved]:
     out = []
     for pattern, resolve in ((_EN, _resolve_en), (_KO, _resolve_ko)):
         for m in pattern.finditer(text):
+            if m.group("yesterday") and (_LIKE_BEFORE.search(text, 0, m.start()) or _LIKE_AFTER.match(text, m.end())):
+                continue
             found = resolve(m, said)
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))

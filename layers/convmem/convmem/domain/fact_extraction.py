@@ -161,13 +161,21 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # "기대돼요" (looking forward to it) is "can't wait" (an _OPINION in English), "멋있다", "보기 좋다"
 # and "~라니" judge what they were told; a sentence that opens with laughter ("ㅋㅋㅋ 리트리버 체력은 못
 # 이김") answers it.
+# A guess from what they were told ("소질이 있나 봐요", "대단한 건가 봐요": it seems you...): the
+# syllable before 가 ends in ㄴ (the try-form "가 봐요", go and see, stands apart).
+_FINAL_N = "".join(chr(0xAC00 + 28 * i + 4) for i in range(19 * 21))
+_KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요|카더라|카던데|칸다|카네"  # 카더라: 경상도
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
                           # praise in any form ("귀엽더라", "멋져요", "부러워요")
-                          r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러|대단하|대단해|신기하|신기해)[가-힣]*"
-                          r"|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋ\s]*$")
+                          r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
+                          # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
+                          r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
+                          # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
+                          r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
+                          r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
@@ -185,11 +193,11 @@ _KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
-                       r"|(?<=[다요죠네음][~^])\s+|(?<=[다요죠네음][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음][~^ㅎㅋ]{3})\s+")
+                       r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|haha+|lol|well|so|actually|honestly|totally|"
-    r"absolutely|sure|omg|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
+    r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
     re.IGNORECASE,
@@ -252,9 +260,12 @@ _SUBJECT_DROPPED = re.compile(
 # is what they want done, not who they are.
 _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
+    r"have a (?:lovely|good|nice|great|fab|brilliant|safe)|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|축하해|축하해요|축하드려요|축하드립니다"
-    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요)[.!?~^ㅋㅎ\s]*$"
+    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
+    # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
+    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라)[.!?~^ㅋㅎ\s]*$"
     # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
     r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
@@ -487,10 +498,11 @@ def asked_of_them(previous: str | None) -> str | None:
 
 
 def _promise(sentence: str) -> bool:
-    """Whether a Korean sentence ends as a promise to the listener (~ㄹ게요: "꼭 보내 드릴게요", "먹을게"):
-    what the visitor will do for the other party in this conversation, not something of their life."""
-    text = sentence.rstrip(" .!~ㅋㅎ")
-    stem = text[:-2] if text.endswith("게요") else text[:-1] if text.endswith("게") else ""
+    """Whether a Korean sentence ends as a promise to the listener (~ㄹ게요: "꼭 보내 드릴게요", "먹을게",
+    and as chat often spells it, "이만 할께요"): what the visitor will do for the other party in this
+    conversation, not something of their life."""
+    text = sentence.rstrip(" .!~^ㅋㅎ")
+    stem = text[:-2] if text.endswith(("게요", "께요")) else text[:-1] if text.endswith(("게", "께")) else ""
     return bool(stem) and "가" <= stem[-1] <= "힣" and (ord(stem[-1]) - 0xAC00) % 28 == 8  # a final ㄹ before 게
 
 
@@ -511,18 +523,46 @@ _RUN_ON_WORDS = 15
 _DICTATED_STOP = re.compile(r"\s+(?:period|full stop|new paragraph|new line)\s+(?=[a-z])", re.IGNORECASE)
 _DICTATED_COMMA = re.compile(r"\s+comma\s+(?=[a-z])", re.IGNORECASE)
 _NEW_THREAD = re.compile(r"\s+(?=(?:anyway|oh and|by the way|btw|speaking of which|are you|did you|have you|do you|"
-                         r"what about you)\b)", re.IGNORECASE)
+                         r"what about you|how does|how do|whens|when's|when is|wheres|where's|whats|what's"
+                         r"|have a (?:lovely|good|nice|great|fab|brilliant|safe))\b)", re.IGNORECASE)
 _BEFORE_HOW = re.compile(r"\s+(?=" + _HOW + ")", re.IGNORECASE)  # in any run without a full stop
 
 
+# ... after a reaction ("tam thats amazing send me pictures") ...
+_AFTER_REACTION = re.compile(r"\b(?:thats|that's|that is)\s+(?:so\s+)?(?:amazing|brilliant|great|awesome|fantastic|incredible|"
+                             r"wonderful|lovely|cool|mad|hilarious|gorgeous)\s+", re.IGNORECASE)
+# ... and where "I" starts a clause of its own ("thats amazing send me pictures im driving so i cant
+# look"), unless a word before it leads into it ("the best thing ive heard", "and i went") or a bare
+# "i" ends a noun's phrase ("the rowing machine i use").
+_BEFORE_I = re.compile(r"\s+(?=(i|im|ive|i'm|i've)\b)", re.IGNORECASE)
+_LEADS_IN = frozenset("that which who what when where if because cos cause so and but or as how like thing things "
+                      "something anything everything nothing until till before after since whether than while then".split())
+_DETERMINERS = frozenset("the a an this that these those my your his her our their every any some each".split())
+
+
+def _texted_clauses(line: str) -> str:
+    """``line`` with a line break before each "I" that starts a clause of its own."""
+    out, start = [], 0
+    for m in _BEFORE_I.finditer(line):
+        words = line[: m.start()].casefold().split()
+        if not words or words[-1] in _LEADS_IN or (m.group(1) in ("i", "I") and _DETERMINERS & set(words[-3:-1])):
+            continue
+        out.append(line[start : m.start()])
+        start = m.end()
+    return "\n".join([*out, line[start:]])
+
+
 def _dictated(text: str) -> str:
-    """``text`` with the sentence ends a dictated run-on leaves unsaid, one per line."""
+    """``text`` with the sentence ends a dictated or texted run-on leaves unsaid, one per line."""
     out = []
     for line in text.split("\n"):
         if not re.search(r"[.!?。]\s", line):
             line = _BEFORE_HOW.sub("\n", line)
             if len(line.split()) >= _RUN_ON_WORDS:
                 line = _NEW_THREAD.sub("\n", _DICTATED_COMMA.sub(", ", _DICTATED_STOP.sub("\n", line)))
+                if not re.search(r"[,;:.!?\u2013\u2014]\s|\s-\s", line):  # texted: not a mark in it
+                    line = _AFTER_REACTION.sub(lambda m: m.group(0).rstrip() + "\n", line)
+                    line = _texted_clauses(line)
         out.append(line)
     return "\n".join(out)
 
@@ -540,8 +580,27 @@ def _echoes(sentence: str, heard: frozenset[str]) -> bool:
     return len(content) >= 2 and 3 * len(content & heard) >= 2 * len(content)
 
 
+def _their_news(previous: str | None) -> frozenset[str]:
+    """The content words of what the other party just told of their own in Korean: a statement of
+    theirs that says "I", "my" or "our" ("나도 이번 주에 콩이 중성화 수술 시켰어"), not a question
+    and not a remark about the visitor's things ("심사만 통과하면 이제 석사네요")."""
+    return frozenset(w for s in _SENTENCE.split(previous or "")
+                     if _KO_FIRST_PERSON.search(s) and not s.rstrip(" ~^ㅋㅎㅠ").endswith("?") for w in _content(s))
+
+
+def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether a Korean sentence that does not say "I" opens on what the other party just told of
+    their own (``_their_news``): "콩이 밥 쫌 줄이라" after "나도 이번 주에 콩이 중성화 수술 시켰어",
+    "클라이밍 시작한 지 얼마 안 됐는데 벌써 그렇게 늘었으니" after "저는 어제 클라이밍에서 처음으로
+    완등했어요". Advice or praise about their world, not news of the visitor's (a word with its
+    particle, 클라이밍에서, is the same word; one of the visitor's own people by name is theirs)."""
+    return any(w.casefold() not in theirs and any(h == w or (min(len(h), len(w)) >= 2 and (h.startswith(w) or w.startswith(h))) for h in news)
+               for w in _content(sentence)[:2])
+
+
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
-          theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset()) -> list[FactCandidate]:
+          theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
+          news: frozenset[str] = frozenset()) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -552,7 +611,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     ``theirs``: the names of their people and pets (case folded); news of one is part of their
     world ("Pemberton woke up yesterday!"). ``heard``: the content words of what the other party
     just said; an English sentence without "I" that mostly repeats them echoes their news
-    (``_echoes``), unless it answers their question."""
+    (``_echoes``), unless it answers their question. ``news``: the words of what they just told of
+    their own in Korean (``_their_news``); a sentence without "I" that opens on one of them is about
+    their world (``_ko_their_topic``), unless it answers their question."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
@@ -582,7 +643,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
         own = (_KO_FIRST_PERSON.search(sentence) or (
-                   not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None))
+                   not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None)
+                        or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
                or (_KO_HEARSAY.search(sentence) and _KO_KIN.search(sentence))) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
@@ -725,7 +787,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
-    found.extend(_told(text, said_at, covered, asked_of_them(previous), names, frozenset(_content(previous or ""))))
+    found.extend(_told(text, said_at, covered, asked_of_them(previous), names, frozenset(_content(previous or "")),
+                       _their_news(previous)))
     seen: set[str] = set()
     out = []
     for c in found:
