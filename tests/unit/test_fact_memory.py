@@ -833,6 +833,11 @@ def test_what_the_visitor_says_of_the_listeners_news_is_not_theirs():
     assert fact_dates.resolve("어제 같이 저녁 먹었어요", WED)[1] == "2024-03-12"
 
 
+def test_a_korean_reaction_ending_in_tears_is_a_reaction():
+    assert told(extract("시험 기간이라 많이 힘들었겠다 ㅠㅠ", WED)) == []
+    assert told(extract("그 식당 주말엔 웨이팅이 두 시간이라던데 ㅠㅠ", WED)) == []  # hearsay, crying at its end
+
+
 def test_a_texted_run_on_is_judged_a_clause_at_a_time():
     texted = ("no way thats brilliant send me a photo of the new bike im on the bus so i cant chat "
               "but i start my new job at the library on monday have a lovely weekend give the kids a hug from me")

@@ -175,7 +175,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
-                          r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋ\s]*$")
+                          r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
@@ -186,7 +186,7 @@ _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 # 아저씨 are no names.)
 _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]|가|는|도|랑|의|를|한테|께|와|하고|네|에게|만|요|처럼|보다)")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
-_KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋ\s]*$")
+_KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
@@ -265,7 +265,7 @@ _REQUEST = re.compile(
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|축하해|축하해요|축하드려요|축하드립니다"
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
-    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라)[.!?~^ㅋㅎ\s]*$"
+    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
     r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
