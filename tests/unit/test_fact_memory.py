@@ -838,6 +838,19 @@ def test_a_korean_reaction_ending_in_tears_is_a_reaction():
     assert told(extract("그 식당 주말엔 웨이팅이 두 시간이라던데 ㅠㅠ", WED)) == []  # hearsay, crying at its end
 
 
+def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_them():
+    news = "Big news here too: Marguerite got into the choir! Pepper ate a whole sock on Friday, the vet laughed."
+    [fact] = told(extract("No way, Marguerite is such a star, I joined the rowing club on Monday.", WED, previous=news))
+    assert "rowing club" in fact.statement and "Marguerite" not in fact.statement
+    assert told(extract("Hahaha poor Pepper, the vet must see that every week", WED, previous=news)) == []
+    assert not [c for c in extract("I love Pepper stories!", WED, previous=news) if "Pepper" in c.statement]
+    # one of the visitor's own by the same name stays theirs, and a sentence's first word is no name
+    [own] = told(extract("Marguerite is such a star, she sang at my wedding.", WED, previous=news, theirs={"marguerite"}))
+    assert "Marguerite" in own.statement
+    [art] = told(extract("Art helps me relax, I paint every Sunday morning.", WED, previous="Art is such a joy. I sketched all day."))
+    assert art.statement.startswith("Art helps them relax")
+
+
 def test_a_texted_run_on_is_judged_a_clause_at_a_time():
     texted = ("no way thats brilliant send me a photo of the new bike im on the bus so i cant chat "
               "but i start my new job at the library on monday have a lovely weekend give the kids a hug from me")

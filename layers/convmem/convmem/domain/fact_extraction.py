@@ -16,6 +16,7 @@ never a fact about the visitor; small talk ("I know, right?", "I'm so glad") is 
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Collection
 from datetime import datetime
@@ -108,7 +109,9 @@ def _home(text: str) -> FactCandidate | None:
     return None
 
 
-def _likes(text: str) -> list[FactCandidate]:
+def _likes(text: str, others: frozenset[str] = frozenset()) -> list[FactCandidate]:
+    """Tastes the visitor states ("I love hiking", "매운 음식 좋아해요"); not fondness for the other
+    party's things or for someone of theirs they just told news of (``others``: "I love Biscuit walks")."""
     out = []
     for m in _LIKE_EN.finditer(text):
         verb = " ".join(m.group(1).lower().split())
@@ -118,7 +121,8 @@ def _likes(text: str) -> list[FactCandidate]:
         words = thing.split()
         if not words or len(words) > 5 or thing.casefold() in _NOT_OBJECTS or words[0].casefold() in _NOT_OBJECTS:
             continue
-        if _OTHER_PARTY.search(thing) or _OTHER_PARTY.search(text[max(0, m.start() - 12):m.start()]):
+        if (_OTHER_PARTY.search(thing) or _OTHER_PARTY.search(text[max(0, m.start() - 12):m.start()])
+                or any(w.casefold().removesuffix("'s") in others for w in words)):
             continue  # "I love your turtles": their things, not a taste of the visitor's
         if len(words) == 1 and thing[:1].isupper() and not re.search(rf"\b(?:my|our)\b[^.!?]*\b{re.escape(thing)}\b", text, re.I):
             continue  # "I love Biscuit!": fondness for someone they name, not a taste; whose they are, only "my" says
@@ -196,7 +200,7 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
-    r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|haha+|lol|well|so|actually|honestly|totally|"
+    r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|totally|"
     r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
@@ -334,6 +338,7 @@ def _fragment(sentence: str) -> bool:
 # than standing alone without what it is about.
 _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
                          r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
+_CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
 _OPENING_NAME = re.compile(r"(?:^|[:,]\s+)([A-Z][\w'-]+)(?:'s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
@@ -409,10 +414,11 @@ _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|�
                               r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$")
 
 
-def _clauses_about_them(sentence: str) -> str | None:
+def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset()) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
-    nothing about the visitor is left."""
-    parts = [p for p in _CLAUSE.split(sentence) if p]
+    nothing about the visitor is left. ``others``: the names the other party just told news of
+    (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them."""
+    parts = [p for p in _CLAUSE.split(sentence) if p and not _opens_on(p, others)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
@@ -580,6 +586,25 @@ def _echoes(sentence: str, heard: frozenset[str]) -> bool:
     return len(content) >= 2 and 3 * len(content & heard) >= 2 * len(content)
 
 
+def _their_names(previous: str | None, text: str) -> frozenset[str]:
+    """The names (case folded) the other party just told news of ("Cian proposed on the pier!",
+    "Biscuit howls along"): capitalised words of their statements, not their questions, that one
+    of the two messages also capitalises inside a sentence (a name, not a sentence's first word:
+    "Art's awesome" names no one) and that are no day or month."""
+    inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)([A-Z][a-z]+)\b", t)}
+    return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "") if not s.rstrip().endswith("?")
+                     for m in re.finditer(r"\b([A-Z][a-z]+)\b", s)
+                     if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in _CALENDAR_WORDS)
+
+
+def _opens_on(clause: str, names: frozenset[str]) -> bool:
+    """Whether ``clause`` opens on one of ``names`` ("Cian's band is good", "poor Biscuit", "I love
+    Biscuit walks")."""
+    first = re.match(r"(?:(?:and|but|so|oh|poor|lucky)\s+|I\s+(?:really\s+|just\s+)?(?:love|adore|miss)\s+)?([A-Z][a-z]+)\b",
+                     clause.lstrip())
+    return first is not None and first.group(1).casefold() in names
+
+
 def _their_news(previous: str | None) -> frozenset[str]:
     """The content words of what the other party just told of their own in Korean: a statement of
     theirs that says "I", "my" or "our" ("나도 이번 주에 콩이 중성화 수술 시켰어"), not a question
@@ -600,7 +625,7 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str])
 
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
-          news: frozenset[str] = frozenset()) -> list[FactCandidate]:
+          news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset()) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -622,7 +647,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
     for raw in _SENTENCE.split(_dictated(text)):
-        sentence = None if _THANKS.match(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"))
+        sentence = None if _THANKS.match(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"), others)
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
         answers, answering = answering and bool(sentence), answering and not sentence
@@ -782,13 +807,14 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     if language:
         name = _LANGUAGES[language.casefold()]
         found.append(FactCandidate(key="language", value=name, statement=f"Prefers to be answered in {name}"))
-    found.extend(_likes(text))
+    others = _their_names(previous, text) - {n.casefold() for n in theirs}  # whom the other party just told news of
+    found.extend(_likes(text, others))
     found.extend(_slot_people(text))
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous), names, frozenset(_content(previous or "")),
-                       _their_news(previous)))
+                       _their_news(previous), others - names))
     seen: set[str] = set()
     out = []
     for c in found:
