@@ -844,6 +844,7 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
     assert "rowing club" in fact.statement and "Marguerite" not in fact.statement
     assert told(extract("Hahaha poor Pepper, the vet must see that every week", WED, previous=news)) == []
     assert not [c for c in extract("I love Pepper stories!", WED, previous=news) if "Pepper" in c.statement]
+    assert told(extract("Night Dee ❤️ hug Pepper for me", WED, previous=news)) == []  # passed on, after goodnight
     # one of the visitor's own by the same name stays theirs, and a sentence's first word is no name
     [own] = told(extract("Marguerite is such a star, she sang at my wedding.", WED, previous=news, theirs={"marguerite"}))
     assert "Marguerite" in own.statement

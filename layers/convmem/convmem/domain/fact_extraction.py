@@ -289,8 +289,10 @@ _OPINION = re.compile(
 _HOW = r"(?:hows|how's|how is|how was|how are|how did)\b"
 _HOW_ASKS = re.compile("^" + _HOW, re.IGNORECASE)
 # A message passed on to someone ("tell her I said hello", "give Juno a rub from me", "happy
-# Valentine's to Sandra", "say hi to Tom"): words for the other party's people, not the visitor's news.
-_RELAY = re.compile(r"^(?i:(?:and|but|so)\s+)?(?:(?i:tell|give|send)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
+# Valentine's to Sandra", "say hi to Tom", "night Jo, kiss Biscuit for me"): words for the other
+# party's people, not the visitor's news.
+_RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morning|bye))\b[^A-Za-z]*(?:[A-Z]\w+\b[^A-Za-z]*)?)?"
+                    r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
