@@ -852,6 +852,16 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
     assert art.statement.startswith("Art helps them relax")
 
 
+def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():
+    """Older texters leave the marks out: a question in ~냐, or a statement's ending, ends a sentence."""
+    found = told(extract("영희네 고양이는 잘있냐 나는 어제 시장에서 새 자전거 샀다 빨간색으로", WED))
+    assert [f.when for f in found] == ["2024-03-12"] and "자전거" in found[0].statement and "고양이" not in found[0].statement
+    assert told(extract("순자 허리는 좀 어떠냐", WED)) == []  # ~냐 asks, question word or not
+    [clinic] = told(extract("어제 병원 갔다 왔어요", WED))  # 갔다 오다 is one verb
+    assert "병원" in clinic.statement and clinic.when == "2024-03-12"
+    assert told(extract("나이 들면 무릎 연골이 닳는다 카더라", WED)) == []  # the hearsay stays with what it reports
+
+
 def test_a_texted_run_on_is_judged_a_clause_at_a_time():
     texted = ("no way thats brilliant send me a photo of the new bike im on the bus so i cant chat "
               "but i start my new job at the library on monday have a lovely weekend give the kids a hug from me")

@@ -197,7 +197,10 @@ _KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
-                       r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+")
+                       r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
+                       # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
+                       # present ending ("침넘어간다 영흥도까정", "병원 갔다 오늘"), not a noun's 다 (바다, 보다)
+                       r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|totally|"
@@ -410,10 +413,10 @@ def _third_person(text: str) -> str:
 _KO_LAUGH = re.compile(r"(?<=[^\sㅋㅎ])\s*[ㅋㅎ]{2,}\s+")  # inside: laughter that opens a sentence is a reaction (_KO_REACTION)
 # A question without its mark ("볼링 에버리지 몇임"): a question word, a casual ending.
 _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무슨|뭐)[가-힣\s]*(?:임|냐|니|나|야|어|음)$")
-# ... and anywhere, one whose ending can only ask: ~냐, ~니, and 경상도's ~노, ~꼬 ("갸는 와 맨날 토하노",
-# "어디로 갈라꼬"), after a question word that stands as a word.
+# ... and anywhere, one whose ending can only ask: ~니, and 경상도's ~노, ~꼬 ("갸는 와 맨날 토하노",
+# "어디로 갈라꼬"), after a question word that stands as a word, and ~냐 alone ("백구 잘있냐").
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
-                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$")
+                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$|(?<=[가-힣])냐[.!~^ㅋㅎ\s]*$")  # ~냐 asks alone
 
 
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset()) -> str | None:
