@@ -619,8 +619,8 @@ def _their_news(previous: str | None) -> frozenset[str]:
 
 
 def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str]) -> bool:
-    """Whether a Korean sentence that does not say "I" opens on what the other party just told of
-    their own (``_their_news``): "콩이 밥 쫌 줄이라" after "나도 이번 주에 콩이 중성화 수술 시켰어",
+    """Whether a Korean sentence that does not say "I" opens (in its first two words) on what the
+    other party just told of their own (``_their_news``): "콩이 밥 쫌 줄이라" after "나도 이번 주에 콩이 중성화 수술 시켰어",
     "클라이밍 시작한 지 얼마 안 됐는데 벌써 그렇게 늘었으니" after "저는 어제 클라이밍에서 처음으로
     완등했어요". Advice or praise about their world, not news of the visitor's (a word with its
     particle, 클라이밍에서, is the same word; one of the visitor's own people by name is theirs)."""
@@ -643,7 +643,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     just said; an English sentence without "I" that mostly repeats them echoes their news
     (``_echoes``), unless it answers their question. ``news``: the words of what they just told of
     their own in Korean (``_their_news``); a sentence without "I" that opens on one of them is about
-    their world (``_ko_their_topic``), unless it answers their question."""
+    their world (``_ko_their_topic``), unless it answers their question. ``others``: whom they just
+    told news of by name (``_their_names``); a clause that opens on one is about them."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
