@@ -201,8 +201,10 @@ def test_next_month_in_december_is_january_of_the_next_year():
     assert fact_dates.resolve("next month", datetime(2024, 12, 20, tzinfo=UTC)) == ("in January 2025", "2025-01")
 
 
-def test_an_ambiguous_weekday_is_left_as_said_rather_than_guessed():
-    assert fact_dates.resolve("this Friday we have a party", WED) == ("this Friday we have a party", None)
+def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_weekday_is():
+    assert fact_dates.resolve("this Friday we have a party", WED) == ("on Friday 15 March 2024 we have a party", "2024-03-15")
+    assert fact_dates.resolve("I went hiking this Monday", WED)[1] == "2024-03-11"
+    assert fact_dates.resolve("this past Friday we moved", WED)[1] == "2024-03-08"
 
 
 @pytest.mark.parametrize(("text", "rendered", "when"), [
@@ -860,6 +862,9 @@ def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():
     [clinic] = told(extract("어제 병원 갔다 왔어요", WED))  # 갔다 오다 is one verb
     assert "병원" in clinic.statement and clinic.when == "2024-03-12"
     assert told(extract("나이 들면 무릎 연골이 닳는다 카더라", WED)) == []  # the hearsay stays with what it reports
+    assert told(extract("주말에 비 오려나", WED)) == [] and told(extract("내일 점심 뭐 먹을까", WED)) == []  # wondering
+    [bike] = told(extract("생일 축하한다고 전해줘 ^^ 캠핑 부럽다 나는 어제 새 자전거 샀어", WED))  # an emoticon, then "I"
+    assert bike.when == "2024-03-12" and "자전거" in bike.statement and "캠핑" not in bike.statement
 
 
 def test_a_texted_run_on_is_judged_a_clause_at_a_time():

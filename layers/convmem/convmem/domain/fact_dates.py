@@ -153,7 +153,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
     if period in _WEEKDAYS:
         if direction == 0:
-            return None  # "this Friday": past or coming, the sentence decides; better none than wrong
+            return None  # "this Friday": past or coming, the sentence's tense decides (_EN_PARTIAL)
         d = _weekday(said, _WEEKDAYS.index(period), direction)
         return f"on {period.capitalize()} {day_text(d)}", d.isoformat()
     return _period(said, period, direction)
@@ -252,7 +252,8 @@ _EN_PARTIAL = re.compile(
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_NAMES + r")"
     r"|(?P<m2>" + _MONTH_NAMES + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
-    r"|(?P<on>on\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
+    # "on Tuesday", and "this Saturday" (coming or gone, as "on Saturday" is: the tense decides)
+    r"|(?P<on>on\s+|this\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"

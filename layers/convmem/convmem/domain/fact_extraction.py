@@ -168,6 +168,7 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # A guess from what they were told ("소질이 있나 봐요", "대단한 건가 봐요": it seems you...): the
 # syllable before 가 ends in ㄴ (the try-form "가 봐요", go and see, stands apart).
 _FINAL_N = "".join(chr(0xAC00 + 28 * i + 4) for i in range(19 * 21))
+_FINAL_L = "".join(chr(0xAC00 + 28 * i + 8) for i in range(19 * 21))  # syllables ending in ㄹ (할, 먹을)
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요|카더라|카던데|칸다|카네"  # 카더라: 경상도
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
@@ -200,7 +201,10 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
                        # present ending ("침넘어간다 영흥도까정", "병원 갔다 오늘"), not a noun's 다 (바다, 보다)
-                       r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])")
+                       r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
+                       # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
+                       # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
+                       r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|totally|"
@@ -414,9 +418,11 @@ _KO_LAUGH = re.compile(r"(?<=[^\sㅋㅎ])\s*[ㅋㅎ]{2,}\s+")  # inside: laughte
 # A question without its mark ("볼링 에버리지 몇임"): a question word, a casual ending.
 _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무슨|뭐)[가-힣\s]*(?:임|냐|니|나|야|어|음)$")
 # ... and anywhere, one whose ending can only ask: ~니, and 경상도's ~노, ~꼬 ("갸는 와 맨날 토하노",
-# "어디로 갈라꼬"), after a question word that stands as a word, and ~냐 alone ("백구 잘있냐").
+# "어디로 갈라꼬"), after a question word that stands as a word, and ~냐 alone ("백구 잘있냐"), and
+# wondering, ~려나 and ~ㄹ까 ("두부 멀미 안 하려나", "뭐 먹을까").
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
-                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$|(?<=[가-힣])냐[.!~^ㅋㅎ\s]*$")  # ~냐 asks alone
+                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$|(?<=[가-힣])(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone
+                              r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$")  # so does ~려나, ~ㄹ까 (I wonder...)
 
 
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset()) -> str | None:
