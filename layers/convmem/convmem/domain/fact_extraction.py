@@ -167,8 +167,13 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # 이김") answers it.
 # A guess from what they were told ("소질이 있나 봐요", "대단한 건가 봐요": it seems you...): the
 # syllable before 가 ends in ㄴ (the try-form "가 봐요", go and see, stands apart).
-_FINAL_N = "".join(chr(0xAC00 + 28 * i + 4) for i in range(19 * 21))
-_FINAL_L = "".join(chr(0xAC00 + 28 * i + 8) for i in range(19 * 21))  # syllables ending in ㄹ (할, 먹을)
+def _ending_in(final: int) -> str:
+    """Every Hangul syllable whose final consonant is the ``final``-th (4: ㄴ, 8: ㄹ), as one string."""
+    return "".join(chr(0xAC00 + 28 * i + final) for i in range(19 * 21))
+
+
+_FINAL_N = _ending_in(4)  # 한, 건, 좋은
+_FINAL_L = _ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요|카더라|카던데|칸다|카네"  # 카더라: 경상도
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
@@ -421,8 +426,9 @@ _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무�
 # "어디로 갈라꼬"), after a question word that stands as a word, and ~냐 alone ("백구 잘있냐"), and
 # wondering, ~려나 and ~ㄹ까 ("두부 멀미 안 하려나", "뭐 먹을까").
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
-                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$|(?<=[가-힣])(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone
-                              r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$")  # so does ~려나, ~ㄹ까 (I wonder...)
+                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$"
+                              r"|(?<=[가-힣])(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone, ~려나 wonders
+                              r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$")  # and so does ~ㄹ까
 
 
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset()) -> str | None:
@@ -520,7 +526,7 @@ def _promise(sentence: str) -> bool:
     conversation, not something of their life."""
     text = sentence.rstrip(" .!~^ㅋㅎ")
     stem = text[:-2] if text.endswith(("게요", "께요")) else text[:-1] if text.endswith(("게", "께")) else ""
-    return bool(stem) and "가" <= stem[-1] <= "힣" and (ord(stem[-1]) - 0xAC00) % 28 == 8  # a final ㄹ before 게
+    return bool(stem) and stem[-1] in _FINAL_L  # a final ㄹ before 게
 
 
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
