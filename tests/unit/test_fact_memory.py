@@ -580,6 +580,14 @@ def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_s
         "note.a", "note.b", "note.c"}  # with room, the repeat still comes
 
 
+def test_a_fact_whose_words_were_chosen_but_whose_date_was_not_is_not_a_repeat():
+    facts = [_fact("note.a", "Asked when spring ball starts: the spring game is the first Friday in May 2024 (said 1 March 2024)"),
+             _fact("note.b", "Spring practice went badly in May 2024, the game plan is a mess (said 2 May 2024)"),
+             _fact("event.c", "Spring game was on 3 May 2024", when="2024-05-03")]
+    chosen = recall(facts, "When was my spring game?", budget_tokens=300, max_facts=2)
+    assert "event.c" in [f.key for f in chosen]  # its date is what the question wants
+
+
 # --- what a fact was said about, and the kind of thing it names ----------------------------------
 def test_a_fact_keeps_the_words_of_the_question_it_answers_and_of_its_message_to_be_found_by():
     def said(text, previous):

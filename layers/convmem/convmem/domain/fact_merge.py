@@ -66,6 +66,17 @@ _KINDS = {
         "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
         "fish goldfish horse pony donkey snake lizard gecko iguana hen chicken duck goat sheep pig ferret rat mouse "
         "강아지 고양이 토끼 햄스터 거북이 앵무새 물고기 금붕어 닭 반려견 반려묘 도마뱀 게코 뱀 고슴도치 페럿"),
+    # A breed is a dog or a cat ("Pudding, our dachshund"; "시바견인데"); words that also mean
+    # something else (lab, boxer, golden, persian) are left out.
+    "dog breed pet 강아지 개 반려견 견종 반려동물": (
+        "dachshund labrador retriever poodle labradoodle goldendoodle cockapoo cavapoo spaniel terrier collie sheepdog "
+        "greyhound whippet lurcher beagle husky malamute shiba akita corgi pug bulldog frenchie rottweiler doberman "
+        "chihuahua pomeranian schnauzer dalmatian weimaraner vizsla mastiff samoyed jindo "
+        "시바견- 진돗개- 리트리버- 푸들- 말티즈- 포메라니안- 비숑- 치와와- 웰시코기- 닥스훈트- 슈나우저- 시츄- 비글- 허스키- "
+        "보더콜리- 래브라도- 사모예드- 믹스견-"),
+    "cat breed pet 고양이 반려묘 묘종 반려동물": (
+        "ragdoll sphynx siamese abyssinian tabby calico shorthair longhair "
+        "코숏- 코리안숏헤어- 러시안블루- 랙돌- 먼치킨- 스코티시폴드- 브리티시숏헤어- 치즈냥- 삼색이-"),
     "family relatives siblings children kids 가족 형제자매 형제 자매 남매 자녀 자식": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
@@ -591,6 +602,8 @@ def recall(
 # A fact whose words are nearly all in what recall already chose ("Looking into counselling jobs"
 # after "Looking into counselling and mental health jobs") says little new: it waits until the
 # facts that add something have had their turn, so the budget holds more of what the person told.
+# A number none of them holds is new however few its words ("Spring game was on 3 May 2024" after
+# "the spring game is the first Friday in May"): a date, a count, an amount is often the answer.
 REPEAT_SHARE = 0.75
 
 
@@ -600,7 +613,8 @@ def _novel_first(order: Sequence[int], facts: Sequence[Fact], seen: set[str], re
     the caller takes)."""
     for i in order:
         words = _term_set(_without_said(facts[i].statement))
-        if words and len(words & seen) >= REPEAT_SHARE * len(words):
+        if (words and len(words & seen) >= REPEAT_SHARE * len(words)
+                and all(w in seen for w in words if not w.isalpha())):
             repeats.append(i)
             continue
         yield i
