@@ -165,3 +165,12 @@ def test_relevance_matches_korean_particles_and_english_plurals():
 
     assert rank("부산 날씨", ["서울에 살아요", "부산에 살아요"])[0] == 1
     assert rank("refund", ["shipping times", "Refunds are fast"])[0] == 1
+
+
+def test_what_a_contraction_leaves_after_its_apostrophe_matches_nothing():
+    from convmem.domain.relevance import bm25_scores
+
+    # "Declan's" shares only its 's with a sentence full of he's and that's: no match, no rank
+    scores = bm25_scores("What is Declan's garden like?", ["He's sure that's what she's after, it's Nuala's",
+                                                            "Tomatoes and sweet peas in the garden"])
+    assert scores[0] == 0.0 < scores[1]

@@ -906,3 +906,20 @@ def test_someone_they_do_things_with_is_one_of_theirs():
     assert "fergus" in their_names(facts)
     assert any("tree surgeon" in f.statement for f in told(extract("Also Fergus got a job as a tree surgeon out there.", WED,
                                                                    theirs=their_names(facts))))
+
+
+_PETS_EN = ["They walk a lot more since the new job started (said 3 May 2024)",
+            "Mog is a ginger tabby and sleeps on the radiator (said 2 May 2024)",
+            "Pudding, our dachshund, barks at the builders every morning (said 6 April 2024)"]
+_PETS_KO = ["회사 일이 바빠서 요즘 산책을 거의 못 했어요 (2024년 5월 3일에 말함)",
+            "시바견인데 이름은 단추고 이제 네 살이에요 (2024년 2월 3일에 말함)"]
+
+
+@pytest.mark.parametrize(("question", "told", "answer"), [
+    ("What kind of dog do I have?", _PETS_EN, 2),
+    ("What breed is my cat?", _PETS_EN, 1),
+    ("우리 반려견은 어떤 견종이었지?", _PETS_KO, 1),
+])
+def test_a_pet_told_by_its_breed_is_found_by_its_kind(question, told, answer):
+    facts = [_fact(f"note.n{i}", statement) for i, statement in enumerate(told)]
+    assert recall(facts, question, budget_tokens=300, max_facts=len(facts))[0].key == f"note.n{answer}"

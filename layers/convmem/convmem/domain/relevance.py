@@ -12,7 +12,10 @@ from functools import lru_cache
 _WORD = re.compile(r"[0-9a-z]+(?:[-_.@][0-9a-z]+)*|[\uac00-\ud7a3]+|[^\W\d_]+", re.UNICODE)
 _HANGUL = re.compile(r"^[\uac00-\ud7a3]+$")
 _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of", "and", "in", "on", "it", "what",
-         "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about"}
+         "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about",
+         # what a contraction leaves after its apostrophe ("Declan's", "he's", "don't"): no content,
+         # yet in most sentences, so a fact full of them matched every question a little
+         "s", "t", "d", "ll", "ve", "re", "m"}
 STOP_WORDS = frozenset(_STOP)
 
 
