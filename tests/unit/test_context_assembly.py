@@ -174,3 +174,11 @@ def test_what_a_contraction_leaves_after_its_apostrophe_matches_nothing():
     scores = bm25_scores("What is Declan's garden like?", ["He's sure that's what she's after, it's Nuala's",
                                                             "Tomatoes and sweet peas in the garden"])
     assert scores[0] == 0.0 < scores[1]
+
+
+def test_a_question_word_does_not_match_a_relative_clause():
+    from convmem.domain.relevance import bm25_scores
+
+    scores = bm25_scores("Who are my grandchildren?", ["There's a woman, Oksana, who was an engineer in Kharkiv",
+                                                        "Fionn and Roisin, the grandchildren, came up on Saturday"])
+    assert scores[0] == 0.0 < scores[1]

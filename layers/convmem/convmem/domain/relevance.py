@@ -15,7 +15,10 @@ _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of
          "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about",
          # what a contraction leaves after its apostrophe ("Declan's", "he's", "don't"): no content,
          # yet in most sentences, so a fact full of them matched every question a little
-         "s", "t", "d", "ll", "ve", "re", "m"}
+         "s", "t", "d", "ll", "ve", "re", "m",
+         # a question's own words: in a sentence they join clauses ("a woman who was an engineer"),
+         # so they matched whatever had a relative clause, not the answer
+         "who", "whom", "whose", "when", "where", "why", "which"}
 STOP_WORDS = frozenset(_STOP)
 
 
