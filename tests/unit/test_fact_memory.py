@@ -810,6 +810,9 @@ def test_round_seven_dictation_and_dialect():
     [kitchen] = told(extract("we finally finished the kitchen extension yesterday hows the pottery going", WED))
     assert "kitchen" in kitchen.statement and "pottery" not in kitchen.statement  # "hows ...": a question
     assert told(extract("니는 대회 우쨌노. 클라이밍 대회", WED)) == []  # 니: you
+    assert told(extract("너 망원동 떠나면 서운하다 ㅠㅠ", WED)) == []  # 너, 넌: you, their particle dropped
+    [pilates] = told(extract("넌 요즘 어때? 나는 어제 필라테스 등록했어", WED))
+    assert "필라테스" in pilates.statement
     assert told(extract("갸는 와 맨날 토하노, 망원동 그 공원에 먹을 기 많은갑다", WED)) == []  # a question, a guess
     assert told(extract("어디로 갈라꼬. 콩이 데꼬 살라믄 마당 있는 데 가야 되는 거 아이가", WED)) == []
     [quit_smoking] = told(extract("끊었다 그저께부터. 이번엔 진짜다", WED, previous="행님 담배는 끊었나?"))

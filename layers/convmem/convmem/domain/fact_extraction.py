@@ -150,7 +150,8 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
-                          r"|(?<![가-힣])니(?=\s)", re.IGNORECASE)  # 니: "you" in speech and dialect ("니 여친", "니는")
+                          r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)  # "you" with its particle dropped ("너 망원동 떠나면");
+# 니 also in dialect ("니 여친", "니는")
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive)\b"
                            r"|\bi(?:'m|'ve)\b", re.IGNORECASE)  # (texting: im, ive)
 # (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
