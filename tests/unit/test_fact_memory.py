@@ -568,6 +568,14 @@ def test_how_was_something_of_theirs_frames_the_answer_and_a_question_about_some
     # "she" is someone the visitor spoke of (nobody asks about their own): the answer is the visitor's world
     assert asked_of_them("whats she studying?") == "whats she studying" and asked_of_them("Did he like it?") is None
     assert asked_of_them("WHAT. The babies came?!") == "the babies came"
+    # one of their own people by name is their world; a day is nobody; a place may be the asker's
+    assert asked_of_them("How is Ana, by the way?", frozenset({"ana"})) == "how is Ana, by the way"
+    assert asked_of_them("How is Ana, by the way?") is None  # whose Ana is not known
+    assert asked_of_them("Is she still baking every Sunday?") == "is she still baking every Sunday"
+    assert asked_of_them("Still coming to Tacoma in August?", frozenset({"ana"})) is None
+    [ana] = told(extract("Ana is great. She's a violinist with the city orchestra.", WED,
+                         previous="How is Ana, by the way?", theirs=["Ana"]))
+    assert ana.statement.startswith("Asked how is Ana, by the way: Ana is great. She's a violinist")
 
 
 def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_something():

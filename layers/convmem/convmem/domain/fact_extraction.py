@@ -492,10 +492,11 @@ def _questions(previous: str | None) -> list[str]:
     return [q.strip() for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
 
 
-def asked_of_them(previous: str | None) -> str | None:
+def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) -> str | None:
     """The other party's question that ``previous`` ends with, when it asks about the visitor, in
     the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
-    small talk, one naming the asker's things or someone by name, one asking their opinion)."""
+    small talk, one naming the asker's things or someone by name other than the visitor's people
+    and pets, ``theirs``, one asking their opinion)."""
     if not previous:
         return None
     questions = _questions(previous)
@@ -509,8 +510,8 @@ def asked_of_them(previous: str | None) -> str | None:
         return question.rstrip("?!. ")
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
-    if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question)
-            or _NAMED_THING.search(question) or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
+    if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question) or _names_another(question, theirs)
+            or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
     content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
     if not content:
@@ -519,6 +520,15 @@ def asked_of_them(previous: str | None) -> str | None:
     for pattern, repl in _TO_THEM:
         text = pattern.sub(repl, text)
     return text.lower() if text.isupper() else text[:1].lower() + text[1:]
+
+
+def _names_another(question: str, theirs: frozenset[str]) -> bool:
+    """Whether ``question`` names someone or something by name other than one of the visitor's
+    people and pets (``theirs``, case folded: "How is Ana?", "Is Pepper still the grumpy one?" ask
+    about their world) or a day or month ("Is she still baking every Sunday?"): a place or a name
+    may be the asker's ("Still coming to Tacoma?")."""
+    return any(m.group(0) not in _CALENDAR_WORDS and m.group(0).casefold() not in theirs
+               for m in _NAMED_THING.finditer(question))
 
 
 def _promise(sentence: str) -> bool:
@@ -832,7 +842,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
-    found.extend(_told(text, said_at, covered, asked_of_them(previous), names, frozenset(_content(previous or "")),
+    found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
                        _their_news(previous), others - names))
     seen: set[str] = set()
     out = []
