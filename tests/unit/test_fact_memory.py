@@ -219,6 +219,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("I booked the dentist for 20 March", "20 March 2024", "2024-03-20"),
     ("I'm so excited, we fly to Oslo on 2 March", "2 March 2025", "2025-03-02"),  # a state, not a deed
     ("I need to renew my passport on Friday", "on Friday 15 March 2024", "2024-03-15"),
+    ("results day was thursday!!", "was on Thursday 7 March 2024", "2024-03-07"),  # a day a copula names
+    ("the party is Saturday", "is on Saturday 16 March 2024", "2024-03-16"),
+    ("got a GP appointment on thursday, took me 3 days of ringing", "on Thursday 14 March 2024", "2024-03-14"),
+    ("got a call on thursday from the school", "on Thursday 7 March 2024", "2024-03-07"),  # got, then: gone
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])
@@ -438,6 +442,8 @@ def test_family_called_by_what_they_are_to_the_visitor_is_their_world_and_the_ne
     [fact] = told(extract("Mum had her knee operation on Monday and was on crutches the next day.", WED))
     assert "knee operation on Monday 11 March 2024" in fact.statement and fact.when == "2024-03-11"
     assert told(extract("Bob had his knee operation on Monday.", WED)) == []  # someone else's, not theirs
+    [dean] = told(extract("husband dean is a plasterer, self employed so he's out early.", WED))  # texted small
+    assert "plasterer" in dean.statement
 
 
 def test_korean_hearsay_is_not_what_they_tell():

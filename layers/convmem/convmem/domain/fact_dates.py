@@ -252,8 +252,9 @@ _EN_PARTIAL = re.compile(
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_NAMES + r")"
     r"|(?P<m2>" + _MONTH_NAMES + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
-    # "on Tuesday", and "this Saturday" (coming or gone, as "on Saturday" is: the tense decides)
-    r"|(?P<on>on\s+|this\s+)(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)"
+    # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
+    # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
+    r"|(?P<on>on\s+|this\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s))(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
@@ -265,7 +266,10 @@ _PAST_EN = re.compile(
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")
 _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
-                        r"booked|scheduled|starts?|begins?)\b", re.IGNORECASE)
+                        r"booked|scheduled|starts?|begins?"
+                        # "got a GP appointment on thursday": one held, still to come
+                        r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
+                        re.IGNORECASE)
 _PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
 
 

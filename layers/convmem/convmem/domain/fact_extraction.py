@@ -339,9 +339,10 @@ _SUBJECT_OR_VERB = re.compile(
     r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
     r"can|could|should|may|might|must|let's)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
 _FRAGMENT_WORDS = 15
-# Family called by what they are to the visitor ("Dad had his hip replaced", "Mum says hi"): the
-# visitor's world, as "my dad" would be.
-_KIN_NAME = re.compile(r"^(?:Dad|Daddy|Mum|Mummy|Mom|Mommy|Mam|Grandma|Grandpa|Granddad|Grandad|Gran|Granny|Nan|Nana|Nanna)\b")
+# Family called by what they are to the visitor ("Dad had his hip replaced", "Mum says hi", texted
+# small: "mum had a fall", "husband dean is a plasterer"): the visitor's world, as "my dad" would be.
+_KIN_NAME = re.compile(r"^(?:dad|daddy|mum|mummy|mom|mommy|mam|grandma|grandpa|granddad|grandad|gran|granny|nan|nana|nanna|"
+                       r"husband|hubby|wife)\b(?!['\u2019]s\s+(?:the\s+)?word)", re.IGNORECASE)
 
 
 def _fragment(sentence: str) -> bool:
