@@ -877,6 +877,17 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
     assert "Marguerite" in own.statement
     [art] = told(extract("Art helps me relax, I paint every Sunday morning.", WED, previous="Art is such a joy. I sketched all day."))
     assert art.statement.startswith("Art helps them relax")
+    # texted small, the name is still theirs; and "X sounds like..." judges what was told
+    assert told(extract("marguerite is such a star lol", WED, previous=news)) == []
+    assert told(extract("Siobhan sounds like she had a better handover than I'd get", WED,
+                        previous="Another nurse, let's call her Siobhan, moved into practice nursing.")) == []
+
+
+@pytest.mark.parametrize("text", ["anyway i need to try and get some kip. thanks juniper x",
+                                  "i'm not paying for another subscription, sorry juniper"])
+def test_a_word_to_the_listener_by_name_is_not_part_of_a_fact(text):
+    [fact] = told(extract(text, WED))
+    assert "juniper" not in fact.statement.lower()
 
 
 def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():

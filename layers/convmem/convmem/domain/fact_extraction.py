@@ -295,6 +295,7 @@ _OPINION = re.compile(
     r"can't wait|cannot wait|love to|like to)\b"
     r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|looks|seems)\s+(?:so\s+|really\s+|pretty\s+)?[a-z]+[.!]*$"  # "Sailing sounds amazing"
+    r"|^(?:[\w']+\s+){0,3}(?:sounds|sounded)\s+(?:like|as if)\b"  # "Siobhan sounds like she had a better handover"
     r"|\b(?:wanna|want to|dying to|desperate to|can't wait to)\s+meet\b",  # "The kids are desperate to meet Juniper"
     re.IGNORECASE,
 )
@@ -307,6 +308,10 @@ _HOW_ASKS = re.compile("^" + _HOW, re.IGNORECASE)
 _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morning|bye))\b[^A-Za-z]*(?:[A-Z]\w+\b[^A-Za-z]*)?)?"
                     r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
+# A word to whom they speak, a sentence or a clause of its own ("thanks juniper x", "sorry mum",
+# "night Jo xx", "hi Mina"): it tells nothing, and the name is the listener's.
+_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|night|nite|love you|hi|hey|hello|morning)"
+                       r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*|x+", re.IGNORECASE)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
@@ -437,7 +442,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset()) -> 
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
     (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them."""
-    parts = [p for p in _CLAUSE.split(sentence) if p and not _opens_on(p, others)]
+    parts = [p for p in _CLAUSE.split(sentence) if p and not _opens_on(p, others) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
@@ -629,8 +634,8 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
     """Whether ``clause`` opens on one of ``names`` ("Cian's band is good", "poor Biscuit", "I love
     Biscuit walks")."""
-    first = re.match(r"(?:(?:and|but|so|oh|poor|lucky)\s+|I\s+(?:really\s+|just\s+)?(?:love|adore|miss)\s+)?([A-Z][a-z]+)\b",
-                     clause.lstrip())
+    first = re.match(r"(?i:(?:and|but|so|oh|poor|lucky)\s+|I\s+(?:really\s+|just\s+)?(?:love|adore|miss)\s+)?([A-Za-z][a-z]+)\b",
+                     clause.lstrip())  # (texting writes the name small: "siobhan sounds like...")
     return first is not None and first.group(1).casefold() in names
 
 
@@ -677,7 +682,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
     for raw in _SENTENCE.split(_dictated(text)):
-        sentence = None if _THANKS.match(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"), others)
+        sentence = None if _THANKS.match(raw.strip()) or _SIGN_OFF.fullmatch(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"), others)
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
         answers, answering = answering and bool(sentence), answering and not sentence
