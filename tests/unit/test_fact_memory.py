@@ -594,6 +594,14 @@ def test_a_fact_repeating_what_recall_already_chose_gives_way_to_one_that_adds_s
         "note.a", "note.b", "note.c"}  # with room, the repeat still comes
 
 
+def test_recall_is_the_same_whatever_order_the_facts_were_read_in():
+    # facts of one message share their time; the shards they are stored in come back in any order
+    facts = [_fact(f"note.n{i}", f"They did thing number {i} with the neighbours (said 2 May 2024)") for i in range(6)]
+    chosen = {tuple(f.key for f in recall(order, "What's for dinner?", budget_tokens=40, max_facts=6))
+              for order in itertools.permutations(facts)}
+    assert len(chosen) == 1 and len(next(iter(chosen))) == 2
+
+
 def test_a_fact_whose_words_were_chosen_but_whose_date_was_not_is_not_a_repeat():
     facts = [_fact("note.a", "Asked when spring ball starts: the spring game is the first Friday in May 2024 (said 1 March 2024)"),
              _fact("note.b", "Spring practice went badly in May 2024, the game plan is a mess (said 2 May 2024)"),
@@ -881,6 +889,13 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
     assert told(extract("marguerite is such a star lol", WED, previous=news)) == []
     assert told(extract("Siobhan sounds like she had a better handover than I'd get", WED,
                         previous="Another nurse, let's call her Siobhan, moved into practice nursing.")) == []
+
+
+def test_the_best_thing_heard_and_a_korean_musing_react_to_what_was_told():
+    assert told(extract("That's the best thing I've ever heard. Juneau signed her work", WED)) == []
+    assert told(extract("준영 씨한테 내가 한소리 해야겠네요~", WED)) == []
+    [plan] = told(extract("나 다음 주에 준영 씨랑 부산 가기로 했어요", WED))  # 나 with news stays theirs
+    assert "부산" in plan.statement
 
 
 @pytest.mark.parametrize("text", ["anyway i need to try and get some kip. thanks juniper x",

@@ -190,6 +190,9 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
+# "~겠네요" muses on what was just heard even with 나 or 저 ("준영 씨한테 내가 한소리 해야겠네요",
+# "저도 다이어트 해야겠네요"): a reaction, not news.
+_KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
 # A sentence about someone called by name with 씨 (the name opens it: "준영 씨가 바쁘면", "지혜 씨
 # 클라이밍 사랑은") is about the listener or an acquaintance, not the visitor; it is the visitor's
 # only when "I" is in it or they are one of the visitor's people by name (as an English sentence
@@ -296,6 +299,8 @@ _OPINION = re.compile(
     r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|looks|seems)\s+(?:so\s+|really\s+|pretty\s+)?[a-z]+[.!]*$"  # "Sailing sounds amazing"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|sounded)\s+(?:like|as if)\b"  # "Siobhan sounds like she had a better handover"
+    # "a greyhound in the bath is the best thing ive heard all week"
+    r"|\bbest (?:thing|news) (?:I've|ive|I have|I)\s+(?:ever\s+)?(?:heard|seen|read)\b"
     r"|\b(?:wanna|want to|dying to|desperate to|can't wait to)\s+meet\b",  # "The kids are desperate to meet Juniper"
     re.IGNORECASE,
 )
@@ -702,7 +707,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
-        own = (_KO_FIRST_PERSON.search(sentence) or (
+        own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence)) or (
                    not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None)
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)

@@ -635,16 +635,18 @@ def _fill_order(facts: Sequence[Fact], texts: Sequence[str], query: str, taken: 
     """At most ``limit`` facts BM25 did not score, closest first by a second signal: how many of
     the message's word beginnings they share, then whether they hold the kind of answer asked for
     (``_ANSWER_KINDS``), then (for a question about time) whether they name their time, then the
-    most recently said."""
+    most recently said, then by key."""
     wanted = _prefixes(query)
     when = asks_when(query)
     kind = _answer_kind(query)
 
-    def signal(i: int) -> tuple[int, int, int, float]:
+    def signal(i: int) -> tuple[int, int, int, float, str]:
         f = facts[i]
         shared = len(wanted & _prefixes(texts[i])) if wanted else 0
         holds = kind is not None and _holds(kind, f.statement)
-        return (-shared, -holds, -1 if when and f.when else 0, -f.source.at.timestamp())
+        # (facts said in one message share their time: the key breaks the tie, not the order the
+        # shards were read in, so a turn recalls the same facts whichever way they were stored)
+        return (-shared, -holds, -1 if when and f.when else 0, -f.source.at.timestamp(), f.key)
 
     rest = (i for i in range(len(facts)) if i not in taken)
     return heapq.nsmallest(limit, rest, key=signal)
