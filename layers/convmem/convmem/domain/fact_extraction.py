@@ -150,8 +150,8 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
-                          r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)  # "you" with its particle dropped ("너 망원동 떠나면");
-# 니 also in dialect ("니 여친", "니는")
+                          # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
+                          r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive)\b"
                            r"|\bi(?:'m|'ve)\b", re.IGNORECASE)  # (texting: im, ive)
 # (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
@@ -314,8 +314,9 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 # A word to whom they speak, a sentence or a clause of its own ("thanks juniper x", "sorry mum",
-# "night Jo xx", "hi Mina"): it tells nothing, and the name is the listener's.
-_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|night|nite|love you|hi|hey|hello|morning)"
+# "hi Mina"): it tells nothing, and the name is the listener's. (Not "night" or "morning": "night
+# shift", "morning swim" are things they do.)
+_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello)"
                        r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*|x+", re.IGNORECASE)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
@@ -352,7 +353,7 @@ _FRAGMENT_WORDS = 15
 # Family called by what they are to the visitor ("Dad had his hip replaced", "Mum says hi", texted
 # small: "mum had a fall", "husband dean is a plasterer"): the visitor's world, as "my dad" would be.
 _KIN_NAME = re.compile(r"^(?:dad|daddy|mum|mummy|mom|mommy|mam|grandma|grandpa|granddad|grandad|gran|granny|nan|nana|nanna|"
-                       r"husband|hubby|wife)\b(?!['\u2019]s\s+(?:the\s+)?word)", re.IGNORECASE)
+                       r"husband|hubby|wife)\b", re.IGNORECASE)
 
 
 def _fragment(sentence: str) -> bool:
