@@ -223,6 +223,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("the party is Saturday", "is on Saturday 16 March 2024", "2024-03-16"),
     ("got a GP appointment on thursday, took me 3 days of ringing", "on Thursday 14 March 2024", "2024-03-14"),
     ("got a call on thursday from the school", "on Thursday 7 March 2024", "2024-03-07"),  # got, then: gone
+    ("booked the flights on monday!!", "on Monday 11 March 2024", "2024-03-11"),  # the booking is done
+    ("got my practical booked!! three weeks today", "on 3 April 2024", "2024-04-03"),  # weeks from a day
+    ("we get the keys a week tomorrow", "on 21 March 2024", "2024-03-21"),
+    ("callum starts a fortnight on saturday", "on 30 March 2024", "2024-03-30"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])
@@ -444,6 +448,8 @@ def test_family_called_by_what_they_are_to_the_visitor_is_their_world_and_the_ne
     assert told(extract("Bob had his knee operation on Monday.", WED)) == []  # someone else's, not theirs
     [dean] = told(extract("husband dean is a plasterer, self employed so he's out early.", WED))  # texted small
     assert "plasterer" in dean.statement
+    [tam] = told(extract("aye. gaffer's called tam but everyone calls him big tam", WED))  # and the boss, after "aye"
+    assert tam.statement.startswith("Gaffer's called tam")
 
 
 def test_korean_hearsay_is_not_what_they_tell():
@@ -579,6 +585,7 @@ def test_how_was_something_of_theirs_frames_the_answer_and_a_question_about_some
     assert asked_of_them("How is Ana, by the way?") is None  # whose Ana is not known
     assert asked_of_them("Is she still baking every Sunday?") == "is she still baking every Sunday"
     assert asked_of_them("Still coming to Tacoma in August?", frozenset({"ana"})) is None
+    assert asked_of_them("Have you looked at a Toyota Yaris?") is None  # what the asker suggests
     [ana] = told(extract("Ana is great. She's a violinist with the city orchestra.", WED,
                          previous="How is Ana, by the way?", theirs=["Ana"]))
     assert ana.statement.startswith("Asked how is Ana, by the way: Ana is great. She's a violinist")
@@ -894,6 +901,8 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
 def test_the_best_thing_heard_and_a_korean_musing_react_to_what_was_told():
     assert told(extract("That's the best thing I've ever heard. Juneau signed her work", WED)) == []
     assert told(extract("준영 씨한테 내가 한소리 해야겠네요~", WED)) == []
+    [trip] = told(extract("마루 씨, 저 하노이 출장 잘 다녀왔어요", WED))  # an address by name is no part of the news
+    assert trip.statement.startswith("저 하노이 출장")
     [plan] = told(extract("나 다음 주에 준영 씨랑 부산 가기로 했어요", WED))  # 나 with news stays theirs
     assert "부산" in plan.statement
 

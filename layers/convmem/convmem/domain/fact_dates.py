@@ -98,6 +98,9 @@ _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple o
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
     r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night|last nite)"
+    # "a week tomorrow", "three weeks today", "a fortnight on Saturday": weeks from a day
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>today|tomorrow|tmrw|on\s+(?P<wk_day>"
+    + "|".join(_WEEKDAYS) + r"))"
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
     r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
@@ -136,6 +139,11 @@ def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, st
 def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["nth"]:
         return _nth(said, m["nmonth"].lower(), m["nth"].lower(), m["nwday"].lower())
+    if m["wk_from"]:
+        start = m["wk_from"].lower()
+        base = (_weekday(said, _WEEKDAYS.index(m["wk_day"].lower()), 1) if m["wk_day"]
+                else said + timedelta(days=0 if start == "today" else 1))
+        return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
     if m["dby"]:
         return _day(said - timedelta(days=2))
     if m["yesterday"]:
@@ -266,7 +274,8 @@ _PAST_EN = re.compile(
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")
 _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
-                        r"booked|scheduled|starts?|begins?"
+                        # (booked for a day, or booked in: still to come; "booked the flights on monday" is done)
+                        r"(?:is|are|'s|'re|all|got|be|been)\s+booked|booked\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
                         # "got a GP appointment on thursday": one held, still to come
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)

@@ -216,7 +216,9 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
-    r"^(?:(?:yeah|yes|yep|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|totally|"
+    # (and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
+    r"^(?:[가-힣]{2,3}\s?(?:씨|님)(?:\s*,|(?=\s+(?:저|나|제가|내가|저는|나는|저희|우리)(?![가-힣])))\s*"
+    r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|totally|"
     r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
@@ -350,10 +352,11 @@ _SUBJECT_OR_VERB = re.compile(
     r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
     r"can|could|should|may|might|must|let's)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
 _FRAGMENT_WORDS = 15
-# Family called by what they are to the visitor ("Dad had his hip replaced", "Mum says hi", texted
-# small: "mum had a fall", "husband dean is a plasterer"): the visitor's world, as "my dad" would be.
+# Family, partners and the boss called by what they are to the visitor ("Dad had his hip replaced",
+# "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
+# tam"): the visitor's world, as "my dad" would be.
 _KIN_NAME = re.compile(r"^(?:dad|daddy|mum|mummy|mom|mommy|mam|grandma|grandpa|granddad|grandad|gran|granny|nan|nana|nanna|"
-                       r"husband|hubby|wife)\b", re.IGNORECASE)
+                       r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer)\b", re.IGNORECASE)
 
 
 def _fragment(sentence: str) -> bool:
@@ -537,8 +540,10 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
 def _names_another(question: str, theirs: frozenset[str]) -> bool:
     """Whether ``question`` names someone or something by name other than one of the visitor's
     people and pets (``theirs``, case folded: "How is Ana?", "Is Pepper still the grumpy one?" ask
-    about their world) or a day or month ("Is she still baking every Sunday?"): a place or a name
-    may be the asker's ("Still coming to Tacoma?")."""
+    about their world) or a day or month ("Is she still baking every Sunday?"). Any other name is
+    the other party's word, never made the visitor's: a place or a name may be the asker's own
+    ("Still coming to Tacoma?"), what they suggest ("Have you looked at a Toyota Yaris?"), or
+    simply wrong."""
     return any(m.group(0) not in _CALENDAR_WORDS and m.group(0).casefold() not in theirs
                for m in _NAMED_THING.finditer(question))
 
