@@ -901,8 +901,16 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
 def test_the_best_thing_heard_and_a_korean_musing_react_to_what_was_told():
     assert told(extract("That's the best thing I've ever heard. Juneau signed her work", WED)) == []
     assert told(extract("준영 씨한테 내가 한소리 해야겠네요~", WED)) == []
+
+
+def test_an_address_by_name_a_number_going_on_and_hearsay_of_a_spouse_in_korean():
     [trip] = told(extract("마루 씨, 저 하노이 출장 잘 다녀왔어요", WED))  # an address by name is no part of the news
     assert trip.statement.startswith("저 하노이 출장")
+    # a sentence opening on a number goes on about the one before; hearsay of a spouse or child is their world
+    [school] = told(extract("지난주 화요일에 입학식 했어요. 1학년 3반이고, 담임 선생님이 베테랑이래요.", WED))
+    assert "3반" in school.statement
+    [wife] = told(extract("아내가 다음 달부터 둔산동 중학교로 발령 났대요", WED))
+    assert "둔산동" in wife.statement
     [plan] = told(extract("나 다음 주에 준영 씨랑 부산 가기로 했어요", WED))  # 나 with news stays theirs
     assert "부산" in plan.statement
 

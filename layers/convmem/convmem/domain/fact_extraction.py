@@ -201,7 +201,8 @@ _KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
 _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]|가|는|도|랑|의|를|한테|께|와|하고|네|에게|만|요|처럼|보다)")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
-_KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌)")
+_KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
+                     r"|아내|와이프|남편|신랑|아들|딸(?!기))")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
@@ -332,7 +333,7 @@ _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|ther
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
-                      r"everybody|so|and|but|then|plus|also|now|still|[가-힣])", re.IGNORECASE)
+                      r"everybody|so|and|but|then|plus|also|now|still|[가-힣]|\d+\s*[가-힣])", re.IGNORECASE)  # ("1학년 3반이고")
 # A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
 # I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
 # the previous fact, so the thing it names and what is said of it are recalled together.
