@@ -968,6 +968,12 @@ def test_someone_they_do_things_with_is_one_of_theirs():
                                                                    theirs=their_names(facts))))
 
 
+def test_where_they_lived_is_found_in_any_form_of_korean_live():
+    facts = [_fact("note.a", "회사 일이 바빠서 요즘 운동을 거의 못 했어요 (2024년 5월 3일에 말함)"),
+             _fact("note.b", "나 아직 수원 영통 본가 살거든 판교까지 한시간 넘게 걸려 (2024년 4월 9일에 말함)")]
+    assert recall(facts, "내가 전에 살았던 곳이 어디였지?", budget_tokens=300, max_facts=2)[0].key == "note.b"
+
+
 _PETS_EN = ["They walk a lot more since the new job started (said 3 May 2024)",
             "Mog is a ginger tabby and sleeps on the radiator (said 2 May 2024)",
             "Pudding, our dachshund, barks at the builders every morning (said 6 April 2024)"]

@@ -77,6 +77,10 @@ _KINDS = {
     "cat breed pet 고양이 반려묘 묘종 반려동물": (
         "ragdoll sphynx siamese abyssinian tabby calico shorthair longhair "
         "코숏- 코리안숏헤어- 러시안블루- 랙돌- 먼치킨- 스코티시폴드- 브리티시숏헤어- 치즈냥- 삼색이-"),
+    # Where they live, in Korean's many forms of 살다 ("수원 본가 살거든" for "살았던 곳은?"); English
+    # "live", "lived" and "living" meet by their stem already.
+    "집 사는 곳 살았 살던 거주 동네": (
+        "살아- 살았- 살고- 살거- 살던- 살면서- 전세- 월세- 자취- 오피스텔- 본가- 원룸-"),
     "family relatives siblings children kids 가족 형제자매 형제 자매 남매 자녀 자식": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
