@@ -47,7 +47,10 @@ def main() -> int:
         def stop(_sig: int, _frame: object) -> None:
             raise KeyboardInterrupt
 
+        # Ctrl-C and SIGTERM both stop the stack, also when it was started with SIGINT ignored (a
+        # background job of a non-interactive shell: Python then installs no KeyboardInterrupt of its own)
         signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
         print(
             f"convmem is running\n"
             f"  widget demo:  http://127.0.0.1:{port}/\n"
