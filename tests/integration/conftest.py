@@ -211,7 +211,9 @@ class Stack:
             return ""
 
 
-def _start(extra_env: dict[str, str] | None = None) -> Stack:
+def _start(extra_env: dict[str, str] | None = None, sigint_ignored: bool = False) -> Stack:
+    """A local stack (``python -m local.run``) on free ports, healthy. ``sigint_ignored``: started as
+    a background job of a non-interactive shell starts it, with SIGINT ignored."""
     port, aws_port = free_port(), free_port()
     while aws_port == port:
         aws_port = free_port()
@@ -238,6 +240,7 @@ def _start(extra_env: dict[str, str] | None = None) -> Stack:
         proc = subprocess.Popen(
             [sys.executable, "-m", "local.run"], cwd=ROOT, env=env,
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None,
         )
     stack = Stack(proc, f"http://127.0.0.1:{port}", api_key, f"http://127.0.0.1:{aws_port}", port, aws_port, log_path)
     deadline = time.monotonic() + STARTUP_TIMEOUT_S

@@ -14,7 +14,7 @@ import pytest
 import requests
 from convmem.domain.access_tokens import sign_token
 
-from tests.integration.conftest import Stack, canonical_scan
+from tests.integration.conftest import Stack, _start, _stop, canonical_scan
 
 pytestmark = pytest.mark.integration
 
@@ -352,3 +352,10 @@ def test_a_body_that_is_not_utf8_is_malformed_json_and_writes_nothing(stack: Sta
                       headers=stack.headers(user), timeout=10)
     assert canonical_scan(stack.scan_all_tables()) == before
     assert_error(r, 400, "malformed_json")
+
+
+def test_ctrl_c_stops_a_stack_started_as_a_background_job() -> None:
+    # A background job of a non-interactive shell starts with SIGINT ignored, and Python then sets
+    # no KeyboardInterrupt of its own: the stack installs its own, so Ctrl-C (SIGINT) still stops it,
+    # its embedded AWS too (_stop asserts both, within its timeout).
+    _stop(_start(sigint_ignored=True))
