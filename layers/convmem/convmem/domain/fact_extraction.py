@@ -694,7 +694,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
     for raw in _SENTENCE.split(_dictated(text)):
-        sentence = None if _THANKS.match(raw.strip()) or _SIGN_OFF.fullmatch(raw.strip()) else _clauses_about_them(_FRAME.sub(" ", _LEAD.sub("", raw.strip())).strip(" ,"), others)
+        line = raw.strip()
+        sentence = None if _THANKS.match(line) or _SIGN_OFF.fullmatch(line) else _clauses_about_them(
+            _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others)
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
         answers, answering = answering and bool(sentence), answering and not sentence
