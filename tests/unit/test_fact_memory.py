@@ -227,6 +227,17 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("got my practical booked!! three weeks today", "on 3 April 2024", "2024-04-03"),  # weeks from a day
     ("we get the keys a week tomorrow", "on 21 March 2024", "2024-03-21"),
     ("callum starts a fortnight on saturday", "on 30 March 2024", "2024-03-30"),
+    # the tense nearest the date in its own clause decides, not a verb elsewhere in the sentence
+    ("ive booked driving lessons 😬 first one is this thursday", "on Thursday 14 March 2024", "2024-03-14"),
+    ("ive got to find something else theyre eight on the 2nd of may, sorted one handed", "2 May 2024", "2024-05-02"),
+    ("I went to the dentist on monday and I'm seeing the hygienist on friday", "on Friday 15 March 2024", "2024-03-11"),
+    ("she said her first word on saturday", "on Saturday 9 March 2024", "2024-03-09"),
+    ("we stayed at Dan's flat on saturday", "on Saturday 9 March 2024", "2024-03-09"),  # a possessive's is no "is"
+    ("heard back yday, start june 3rd... wait no june 10th", "10 June 2024", "2024-03-12"),  # as the date before it
+    # texting writes a month next to its day small, and a weekday before a date is that date's
+    ("my first day back is now monday 4th november", "monday 4 November 2024", "2024-11-04"),
+    ("signed up for the bristol 10k next may", "in May 2024", "2024-05"),  # next May, last September
+    ("last september we moved to Leeds", "in September 2023", "2023-09"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])
@@ -236,6 +247,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
 
 
 @pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
+                                  "the next may be harder", "I signed up for next March 2025's race",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

@@ -104,6 +104,9 @@ _EN = re.compile(
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
     r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
+    # "next May", "last september": the nearest such month after (before) the one it was said in
+    # (not "the next may be harder")
+    r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -156,6 +159,11 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _offset(said, *_counted(m["n"], m["unit"], -1))
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
+    if m["mname"]:
+        month = [n.lower() for n in _MONTHS].index(m["mname"].lower()) + 1
+        year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
+                            -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
+        return f"in {month_text(year, month)}", f"{year}-{month:02d}"
     rel, period = m["rel"].lower(), m["period"].lower()
     period = _WEEKDAY_ABBREVIATIONS.get(period, _UNITS.get(period, period))
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
@@ -256,20 +264,24 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
 # "12월 21일") or the week ("on Thursday"). Which one is meant follows from the tense: what was
 # done lies before the day it was said, what is planned after it.
 _MONTH_NAMES = "|".join(_MONTHS)
+_MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)])  # next to a day, texting writes it small ("4th november")
 _EN_PARTIAL = re.compile(
-    r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_NAMES + r")"
-    r"|(?P<m2>" + _MONTH_NAMES + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
+    r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
     r"|(?P<on>on\s+|this\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s))(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
+    r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
                          r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
-    r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|[a-z]{2,}ed)\b",
+    r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
+    r"fell|broke|became|chose|forgot|grew|knew|meant|rode|rang|sent|stood|stuck|threw|wore|fought|drew|drank|built|"
+    r"spoke|[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")
@@ -288,18 +300,50 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
                  "get", "getting", "got", "super", "pretty", "quite", "bit", "more", "most"}
 
 
-def _past(text: str, korean: bool) -> bool:
-    if korean:
-        return bool(_PAST_KO.search(text))
-    if _FUTURE_EN.search(text):
-        return False
-    for m in _PAST_EN.finditer(text):
+# Where an English clause ends, for the tense of a date in it ("ive booked lessons 😬 first one is
+# this thursday", "I went on monday and I'm seeing them again on friday").
+_CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|[\u2600-\u27bf\U0001f300-\U0001faff]|\s(?:and|but|so|then)\s",
+                         re.IGNORECASE)
+_PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
+                         r"|['\u2019](?:re|m)\b", re.IGNORECASE)  # (not a possessive's: "went to Dan's on saturday")
+
+
+def _tense_at(text: str, start: int, end: int, earlier: bool | None) -> bool:
+    """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
+    its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
+    "theyre eight on the 2nd of may"), else the way the date before it in the text went
+    (``earlier``: "start june 3rd... wait no june 10th"), else the tense of the whole text."""
+    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    after = _CLAUSE_END.search(text, end)
+    lo, hi = before[-1] if before else 0, after.start() if after else len(text)
+    marks = sorted([*((m.start(), False) for m in _FUTURE_EN.finditer(text, lo, hi)),
+                    *((m.start(), False) for m in _PRESENT_EN.finditer(text, lo, hi)),
+                    *((i, True) for i in _past_at(text, lo, hi))], key=lambda mark: (mark[0], not mark[1]))
+    # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
+    ahead = [past for i, past in marks if i < start]
+    if ahead or marks:
+        return ahead[-1] if ahead else marks[0][1]
+    return earlier if earlier is not None else _past(text, False)
+
+
+def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
+    """Where the verbs in the past tense are in ``text[lo:hi]``."""
+    out = []
+    for m in _PAST_EN.finditer(text, lo, len(text) if hi is None else hi):
         word = m.group(0).lower()
         before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]
         if word.endswith("ed") and (word.endswith("eed") or (before and before[0] in _STATE_BEFORE)):
             continue
-        return True
-    return False
+        if word == "got" and before and before[0] in ("ve", "ive", "have", "has", "s"):  # "ive got to": must, not did
+            continue
+        out.append(m.start())
+    return out
+
+
+def _past(text: str, korean: bool) -> bool:
+    if korean:
+        return bool(_PAST_KO.search(text))
+    return not _FUTURE_EN.search(text) and bool(_past_at(text))
 
 
 def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
@@ -326,7 +370,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"])
-    found = _partial_day(said, _MONTHS.index(month_name) + 1, int(day), past)
+    found = _partial_day(said, _MONTHS.index(month_name.capitalize()) + 1, int(day), past)
     return (day_text(found), found.isoformat()) if found else None
 
 
@@ -352,7 +396,10 @@ def find(text: str, said_at: datetime) -> list[Resolved]:
         for m in pattern.finditer(text):
             if any(r.start < m.end() and m.start() < r.end for r in out):
                 continue  # "last Thursday" is resolved already
-            found = _resolve_partial(m, said, _past(text, korean), korean)
+            earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
+            past = _past(text, korean) if korean else _tense_at(
+                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat())
+            found = _resolve_partial(m, said, past, korean)
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
