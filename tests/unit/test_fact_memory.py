@@ -958,6 +958,36 @@ def test_a_texted_run_on_is_judged_a_clause_at_a_time():
     assert "rowing machine" in fact.statement and "before work" in fact.statement
 
 
+def test_a_texted_run_on_breaks_where_someone_known_by_name_starts_a_clause():
+    news = "Big news: Tomas proposed on Sunday! On the pier, very cheesy."
+    run_on = "omg im sat in the tesco car park screaming tomas did good whens the wedding can i do the flowers please"
+    [fact] = told(extract(run_on, WED, previous=news))
+    assert "car park" in fact.statement and "tomas" not in fact.statement.lower()  # their fiance's clause goes
+    # one of the visitor's own people starting a clause keeps it, now judged apart from the listener's
+    run_on = ("a puppy doing agility i need videos tomas must be so proud she'll want a rosette "
+              "milo starts at hillside primary on monday ive labelled every single thing he owns")
+    found = told(extract(run_on, WED, previous="Agility went great, Tomas took the puppy and she loved it", theirs={"milo"}))
+    assert any("hillside primary" in f.statement and f.when == "2024-03-18" for f in found)
+    assert not any("tomas" in f.statement.lower() for f in found)
+    # a name that is the object of what they did stays in its clause
+    [walk] = told(extract("i took milo to the park after school then we got chips and sat on the wall for ages", WED,
+                          theirs={"milo"}))
+    assert "milo to the park" in walk.statement
+
+
+def test_texting_ends_a_sentence_with_an_emoji_and_leaves_out_apostrophes_and_it():
+    # an emoji ends the sentence before a capital: the request after it is no part of the fact
+    [gig] = told(extract("I had so much fun at the gig, the encore was wild 😂 Tell him I'm a fan now", WED))
+    assert "encore" in gig.statement and "fan" not in gig.statement
+    # "hes" goes on about the person just named, as "he's" does; "im" is a subject, as "i'm" is
+    [dan] = told(extract("dans back at work next monday tho which im dreading\nhes a PE teacher at a secondary in kingswood",
+                         WED, theirs={"dan"}))
+    assert "PE teacher" in dan.statement and dan.when == "2024-03-18"
+    # a sentence on a bare copula ("Is a grade 2 sprain") leaves its "it" out: it goes on about the one before
+    [ankle] = told(extract("I landed badly in the match and heard a pop 😫 Is a grade 2 sprain, the ligament on the outside.", WED))
+    assert "grade 2 sprain" in ankle.statement and "😫 Is" in ankle.statement  # the emoji stands for the full stop
+
+
 def test_texting_weekdays_in_lower_case_and_last_nite_are_dates():
     assert fact_dates.resolve("kirsty had the baby on tuesday!!!", WED) == ("kirsty had the baby on Tuesday 12 March 2024!!!", "2024-03-12")
     assert fact_dates.resolve("ellie and i broke up last nite", WED)[1] == "2024-03-12"

@@ -205,6 +205,7 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
                      r"|아내|와이프|남편|신랑|아들|딸(?!기))")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
+_EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
@@ -214,7 +215,10 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
-                       r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)")
+                       r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
+                       # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
+                       r"|(?<=" + _EMOJI + r")\ufe0f?\s+(?=[A-Z])")
+_EMOJI_END = re.compile(_EMOJI + r"\ufe0f?$")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     # (and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
@@ -332,12 +336,13 @@ _I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting 
 _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)[a-z]")
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
 # powerful."); one that opens with someone's name may be about the other party.
-_GOES_ON = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|"
+_GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|thats|this|these|those|they|they're|theyre|there|theres|he|hes|she|shes|his|her|the|everyone|"
                       r"everybody|so|and|but|then|plus|also|now|still|[가-힣]|\d+\s*[가-힣])", re.IGNORECASE)  # ("1학년 3반이고")
 # A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
 # I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
 # the previous fact, so the thing it names and what is said of it are recalled together.
-_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there)\b", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|thats|this|these|those|she|shes|he|hes|they|they're|theyre|there|theres)\b",
+                          re.IGNORECASE)  # (texting leaves the apostrophe out: "hes a PE teacher")
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
 _NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
@@ -351,7 +356,7 @@ MAX_WORDS = 60
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
 _SUBJECT_OR_VERB = re.compile(
     r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
-    r"can|could|should|may|might|must|let's)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
+    r"can|could|should|may|might|must|let's|im|ive|hes|shes|thats|theyre|theres)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
 _FRAGMENT_WORDS = 15
 # Family, partners and the boss called by what they are to the visitor ("Dad had his hip replaced",
 # "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
@@ -592,10 +597,22 @@ _LEADS_IN = frozenset("that which who what when where if because cos cause so an
 _DETERMINERS = frozenset("the a an this that these those my your his her our their every any some each".split())
 
 
-def _texted_clauses(line: str) -> str:
-    """``line`` with a line break before each "I" that starts a clause of its own."""
+# ... and where someone known by name starts one, the name followed by a verb ("im crying in the car
+# park rafe did good", "her name on callum starts at kirkstall grange"): the listener's people and
+# the visitor's, whose clauses are judged apart (``_opens_on``, ``_names_one_of``).
+_ACTS = (r"(?:is|was|did|does|has|had|must|will|would|can|could|should|might|isnt|wasnt|didnt|doesnt|cant|wont|"
+         r"hasnt|went|got|said|[a-z]{2,}(?:ed|s))\b")
+
+
+def _texted_clauses(line: str, names: frozenset[str] = frozenset()) -> str:
+    """``line`` with a line break before each "I" or known name (``names``, case folded) that
+    starts a clause of its own."""
     out, start = [], 0
-    for m in _BEFORE_I.finditer(line):
+    subjects = list(_BEFORE_I.finditer(line))
+    if names:
+        named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        subjects += re.finditer(rf"\s+(?=({named})\s+{_ACTS})", line, re.IGNORECASE)
+    for m in sorted(subjects, key=lambda m: m.start()):
         words = line[: m.start()].casefold().split()
         if not words or words[-1] in _LEADS_IN or (m.group(1) in ("i", "I") and _DETERMINERS & set(words[-3:-1])):
             continue
@@ -604,8 +621,9 @@ def _texted_clauses(line: str) -> str:
     return "\n".join([*out, line[start:]])
 
 
-def _dictated(text: str) -> str:
-    """``text`` with the sentence ends a dictated or texted run-on leaves unsaid, one per line."""
+def _dictated(text: str, names: frozenset[str] = frozenset()) -> str:
+    """``text`` with the sentence ends a dictated or texted run-on leaves unsaid, one per line
+    (``names``: people known by name, case folded, for ``_texted_clauses``)."""
     out = []
     for line in text.split("\n"):
         if not re.search(r"[.!?。]\s", line):
@@ -614,7 +632,7 @@ def _dictated(text: str) -> str:
                 line = _NEW_THREAD.sub("\n", _DICTATED_COMMA.sub(", ", _DICTATED_STOP.sub("\n", line)))
                 if not re.search(r"[,;:.!?\u2013\u2014]\s|\s-\s", line):  # texted: not a mark in it
                     line = _AFTER_REACTION.sub(lambda m: m.group(0).rstrip() + "\n", line)
-                    line = _texted_clauses(line)
+                    line = _texted_clauses(line, names)
         out.append(line)
     return "\n".join(out)
 
@@ -693,7 +711,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
-    for raw in _SENTENCE.split(_dictated(text)):
+    for raw in _SENTENCE.split(_dictated(text, theirs | others)):
         line = raw.strip()
         sentence = None if _THANKS.match(line) or _SIGN_OFF.fullmatch(line) else _clauses_about_them(
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others)
@@ -809,8 +827,9 @@ def _joined(fact: FactCandidate, statement: str, content: list[str], when: str |
 
 
 def _join(first: str, then: str) -> str:
-    """Two sentences as one statement (the date note, if any, stays at the end)."""
-    return f"{first}. {then[:1].upper()}{then[1:]}"
+    """Two sentences as one statement (the date note, if any, stays at the end; an emoji ends
+    the first as a full stop would)."""
+    return f"{first}{'' if _EMOJI_END.search(first) else '.'} {then[:1].upper()}{then[1:]}"
 
 
 def with_context(found: list[FactCandidate], text: str, said_at: datetime | None,
