@@ -1031,3 +1031,27 @@ _PETS_KO = ["회사 일이 바빠서 요즘 산책을 거의 못 했어요 (2024
 def test_a_pet_told_by_its_breed_is_found_by_its_kind(question, told, answer):
     facts = [_fact(f"note.n{i}", statement) for i, statement in enumerate(told)]
     assert recall(facts, question, budget_tokens=300, max_facts=len(facts))[0].key == f"note.n{answer}"
+
+
+@pytest.mark.parametrize(("question", "short"), [
+    ("시험 준비할 때 했던 아르바이트가 뭐였지?", "저녁엔 독서실 총무 알바하고 주말엔 쉬어"),
+    ("내 남자친구 이름 기억나?", "남친 태민이랑 어제 한강 갔어"),
+    ("동생 추가합격한 학교가 어디였지?", "다은이 그저께 밤에 추합 전화옴 충남대 간호학과"),
+])
+def test_a_korean_short_form_is_found_by_the_word_in_full(question, short):
+    facts = [_fact("note.a", "회사 근처 원룸 빨리 알아봐야 돼 (2024년 4월 9일에 말함)"),
+             _fact("note.b", "어제 하루종일 잠만 14시간 잤음 (2024년 4월 9일에 말함)"),
+             _fact("note.short", f"{short} (2024년 4월 9일에 말함)")]
+    assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.short"
+
+
+def test_a_korean_answer_keeps_its_side_of_the_laughter_and_names_what_it_answers_plainly():
+    # a reaction after the laughter goes, and the answer before it stays theirs
+    [birthday] = told(extract("ㅇㅇ 다음 주 목요일 ㅋㅋ 기억하네", WED, previous="ㅋㅋㅋ 아 근데 너 생일 다음주 아님?"))
+    assert birthday.when == "2024-03-21" and birthday.statement.startswith("너 생일 다음주 아님?")  # the lead noise goes
+    assert "기억하네" not in birthday.statement
+    # a weekly schedule ("화요일부터 토요일까지") is no one day; an adverb's 다 (어쩌다) ends no sentence
+    [shift] = told(extract("저녁엔 독서실 총무 알바하고 화요일부터 토요일까지", WED))
+    assert shift.when is None and "화요일부터 토요일까지" in shift.statement
+    [lead] = told(extract("어쩌다 내가 팀장 됨 ㅋㅋ 나이 젤 많다고", WED))
+    assert lead.statement.startswith("어쩌다 내가 팀장")

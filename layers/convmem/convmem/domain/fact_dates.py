@@ -276,7 +276,8 @@ _EN_PARTIAL = re.compile(
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
-                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)")
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)"
+                         r"(?!부터\s*[월화수목금토일]요일\s*까지)")  # ("화요일부터 토요일까지": every week, no one day)
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"

@@ -215,7 +215,7 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
-                       r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
+                       r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
                        # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
                        r"|(?<=" + _EMOJI + r")\ufe0f?\s+(?=[A-Z])")
 _EMOJI_END = re.compile(_EMOJI + r"\ufe0f?$")
@@ -453,17 +453,19 @@ _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|�
                               r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$")  # and so does ~ㄹ까
 
 
-def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset()) -> str | None:
+def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
-    (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them."""
+    (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them.
+    ``answering``: the sentence answers the other party's question about the visitor."""
     parts = [p for p in _CLAUSE.split(sentence) if p and not _opens_on(p, others) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
-            and (_KO_FIRST_PERSON.search(sentence) or not _KO_REACTION.search(sentence))):
+            and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
         # 뛰었겠다 ㅋㅋ 나도 캣타워 샀어"): the reaction, a question or a request on either side goes. (A
         # sentence that ends as a reaction or a question stays whole, and is dropped whole: a side of it
-        # alone is not theirs: "우와 제빵사 도현의 소금빵 ㅋㅋ 택배 돼?")
+        # alone is not theirs: "우와 제빵사 도현의 소금빵 ㅋㅋ 택배 돼?"; but an answer to their question
+        # is theirs: "생일 다음 주 아님?" - "ㅇㅇ 다음 주 목요일 ㅋㅋ 기억하네".)
         parts = [q for p in parts for q in _KO_LAUGH.split(p)
                  if q and not (_KO_REACTION.search(q) or _KO_ASKS_UNMARKED.search(q) or _REQUEST.search(q))]
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
@@ -513,6 +515,9 @@ def _questions(previous: str | None) -> list[str]:
     return [q.strip() for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
 
 
+_KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근데|아니|그럼|그래서|그나저나)(?:\s+|,\s*))+")
+
+
 def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) -> str | None:
     """The other party's question that ``previous`` ends with, when it asks about the visitor, in
     the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
@@ -528,7 +533,7 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
         if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(question) or not (
                 _KO_YOU.search(question) or _KO_ASKS.search(question)):
             return None
-        return question.rstrip("?!. ")
+        return _KO_QUESTION_LEAD.sub("", question).rstrip("?!. ")  # "ㅋㅋㅋ 아 근데 너 생일 다음주 아님?" -> "너 생일..."
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
     if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question) or _names_another(question, theirs)
@@ -714,7 +719,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     for raw in _SENTENCE.split(_dictated(text, theirs | others)):
         line = raw.strip()
         sentence = None if _THANKS.match(line) or _SIGN_OFF.fullmatch(line) else _clauses_about_them(
-            _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others)
+            _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
         answers, answering = answering and bool(sentence), answering and not sentence

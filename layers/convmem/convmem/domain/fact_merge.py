@@ -91,9 +91,9 @@ _KINDS = {
         "intolerant pain physio physiotherapy therapy diagnosed diagnosis medication medicine torn sprained fracture "
         "flu fever asthma diabetes migraine pills tablets prescribed prescription 약 병원 의사 수술 부상 다쳤- 아파- 아프- "
         "알레르기 진단 감기 몸살"),
-    "job work career 직업 일": (
+    "job work career 직업 일 아르바이트": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
-        "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바"),
+        "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바 아르바이트"),
     "hobby hobbies activity 취미": (
         "painting drawing sketching pottery ceramics sculpting knitting sewing crochet quilting gardening baking "
         "reading photography hiking camping climbing bouldering running jogging cycling biking swimming diving "

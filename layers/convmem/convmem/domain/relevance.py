@@ -68,15 +68,29 @@ def terms(text: str) -> list[str]:
     return out
 
 
+# Korean chat shortens common words (알바 for 아르바이트, 추합 for 추가합격); a question asked in
+# full ("아르바이트는?") meets them by the full word's terms, counted with the short one's.
+_KO_SHORT = dict(pair.split(":") for pair in (
+    "알바:아르바이트 남친:남자친구 여친:여자친구 공시:공무원시험 생파:생일파티 초딩:초등학교 중딩:중학교 고딩:고등학교 "
+    "대딩:대학생 직딩:직장인 추합:추가합격 자소서:자기소개서 카톡:카카오톡 학식:학생식당 졸작:졸업작품 아아:아이스아메리카노"
+).split())
+_KO_SHORT_RE = re.compile("^(?:" + "|".join(_KO_SHORT) + ")")
+
+
 def term_counts(text: str) -> Counter[str]:
-    """``Counter(terms(text))``, each distinct word stemmed once (a long document repeats its words)."""
+    """``Counter(terms(text))``, each distinct word stemmed once (a long document repeats its words);
+    a Korean word that opens on a short form (``_KO_SHORT``) also counts the full word's terms."""
     words = Counter(w for w in _WORD.findall(text.lower()) if w not in _STOP)
     out: Counter[str] = Counter()
     for w, n in words.items():
         out[stem(w)] += n
-        if _HANGUL.match(w) and len(w) > 2:
-            for i in range(len(w) - 1):
-                out[w[i : i + 2]] += n
+        short = _KO_SHORT_RE.match(w)
+        for h in (w, _KO_SHORT[short.group(0)]) if short else (w,):
+            if _HANGUL.match(h) and len(h) > 2:
+                for i in range(len(h) - 1):
+                    out[h[i : i + 2]] += n
+        if short:
+            out[_KO_SHORT[short.group(0)]] += n
     return out
 
 
