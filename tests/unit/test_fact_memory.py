@@ -47,6 +47,7 @@ def told(facts):
     "Please change the delivery address to my office.",
     "I know, right? Sounds great.",
     "I bet the kids had a blast at the zoo.",
+    "and i reckon the baby will be walking by christmas",  # British "I reckon": a guess
     "Those turtles are so cute, I'd love to see them someday.",
     "I'm sure Max loves the new yard.",
     "I hope Oliver feels better soon.",

@@ -300,7 +300,7 @@ _REQUEST = re.compile(
 # An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
 # them") is about what they were told, unless the sentence also says something of their own.
 _OPINION = re.compile(
-    r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+|always\s+)?(?:think|thought|bet|guess|hope|wish|agree|say|"
+    r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+|always\s+)?(?:think|thought|bet|guess|reckon|hope|wish|agree|say|"
     r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|can't picture|cannot picture|can't imagine|cannot imagine|can't believe|cannot believe|"
     r"can't wait|cannot wait|love to|like to)\b"
     r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
