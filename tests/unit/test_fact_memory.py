@@ -1056,3 +1056,10 @@ def test_a_korean_answer_keeps_its_side_of_the_laughter_and_names_what_it_answer
     assert shift.when is None and "화요일부터 토요일까지" in shift.statement
     [lead] = told(extract("어쩌다 내가 팀장 됨 ㅋㅋ 나이 젤 많다고", WED))
     assert lead.statement.startswith("어쩌다 내가 팀장")
+
+
+def test_a_hyphenated_compound_is_found_by_its_parts():
+    facts = [_fact("note.a", "They baked bread and tidied the shed (said 13 March 2024)"),
+             _fact("note.b", "They're going to a transgender conference in July 2023"),
+             _fact("note.c", "They painted the fence green (said 13 March 2024)")]
+    assert recall(facts, "What transgender-specific events has Caroline attended?", budget_tokens=300, max_facts=1)[0].key == "note.b"

@@ -84,6 +84,10 @@ def term_counts(text: str) -> Counter[str]:
     out: Counter[str] = Counter()
     for w, n in words.items():
         out[stem(w)] += n
+        if "-" in w:  # a compound also counts its parts ("transgender-specific" meets "transgender")
+            for part in w.split("-"):
+                if part and part not in _STOP:
+                    out[stem(part)] += n
         short = _KO_SHORT_RE.match(w)
         for h in (w, _KO_SHORT[short.group(0)]) if short else (w,):
             if _HANGUL.match(h) and len(h) > 2:
