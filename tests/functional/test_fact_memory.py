@@ -192,6 +192,23 @@ def test_a_short_answer_is_learnt_with_the_agents_question_and_nothing_of_the_ag
     assert not any(word in text for word in ("kiwi", "parrot", "whistle", "kettle"))  # the agent's own things
 
 
+def test_a_short_answer_is_found_by_whom_the_visitors_message_before_it_named(settings, facts_fn):  # noqa: F811
+    # "she" in the agent's question is whom the visitor named just before: a new session asking
+    # after Hana by name finds the answer, though its words name neither Hana nor anything of hers.
+    api = build_api(settings, model=AgentSays("Love this for you. Is she at uni too?", "Nice.", "Sure."))
+    say(api, "i met someone at the ceilidh, her name's hana and she's a brilliant dancer", session="s-1")
+    say(api, "ya, 3rd year architecture", session="s-1")
+    assert facts_fn(job(1, session="s-1")) == {"batchItemFailures": []}
+    assert facts_fn(job(3, session="s-1")) == {"batchItemFailures": []}
+    facts = api.facts.list_facts(USER)
+    answer = next(f for f in facts if "architecture" in f.statement)
+    assert "hana" not in answer.statement.lower()  # what is sent is what they said of it...
+    assert "hana" in answer.context.split()  # ...what it is about is searched
+    result = say(api, "What is Hana studying?", session="s-2")
+    recalled = {f.id: f.statement for f in api.facts.list_facts(USER)}
+    assert answer.id in result.context.fact_ids, [recalled[i] for i in result.context.fact_ids]
+
+
 def test_bedrock_extraction_gets_the_agents_question_quoted_and_keeps_only_the_visitors_facts(settings, bedrock_settings, runtime):  # noqa: F811
     api = _answer_after_question(settings)
     recorded = {"facts": [  # what a utility model answers given the question as context

@@ -838,12 +838,14 @@ def _join(first: str, then: str) -> str:
 
 
 def with_context(found: list[FactCandidate], text: str, said_at: datetime | None,
-                 previous: str | None) -> list[FactCandidate]:
+                 previous: str | None, earlier: str | None = None) -> list[FactCandidate]:
     """``found`` (whichever model extracted it from ``text``) with the words around each told
     statement that it does not say (FactCandidate.context): the questions the message answers
-    ("How was Jeju?"), then the rest of the message, its time words resolved away. Only to be
-    searched: the other party's words are never sent as the visitor's."""
-    around = " ".join([*(_OTHER_PARTY.sub(" ", q) for q in _questions(previous)), fact_dates.resolve(text, said_at)[0] if said_at is not None else text])
+    ("How was Jeju?"), then the rest of the message, then, while there is room, the visitor's
+    message before it (``earlier``: whom "she" is in "ya, 3rd year architecture"), time words
+    resolved away. Only to be searched: the other party's words are never sent as the visitor's."""
+    around = " ".join([*(_OTHER_PARTY.sub(" ", q) for q in _questions(previous)),
+                       *(fact_dates.resolve(t, said_at)[0] if said_at is not None else t for t in (text, earlier) if t)])
     words = [w for w in relevance.plain_words(_DATES.sub(" ", around))
              if relevance.stem(w) not in _NOT_TOPIC and (len(w) > 1 or w.isdigit())]
     out = []

@@ -132,13 +132,21 @@ class FactsService:
             # the extraction whose news a message tells ("Pemberton woke up"); the same one read.
             known = self._read(job.user_id)
             theirs = fact_merge.their_names(known[1])
-            for m in (m for m in rows if m.role == "visitor" and m.seq > start):
+            # ... and the visitor's message before it (the cursor's own row, when that is theirs): a
+            # short answer ("ya, 3rd year architecture") is about whom or what that one named.
+            earlier = None
+            for m in (m for m in rows if m.role == "visitor"):
                 text = decrypt_text(self._cipher, job.user_id, job.session_id, m)
+                if m.seq <= start:
+                    earlier = text
+                    continue
                 before = agent.get(m.seq - 1)
                 previous = decrypt_text(self._cipher, job.user_id, job.session_id, before) if before is not None else None
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
                 found = fact_extraction.with_context(
-                    self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs), text, m.at, previous)
+                    self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs), text, m.at, previous,
+                    earlier)
+                earlier = text
                 theirs |= fact_merge.their_names(found)
                 learnt.extend((c, source) for c in found)
         except KeyDestroyedError:
