@@ -303,8 +303,8 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 
 # Where an English clause ends, for the tense of a date in it ("ive booked lessons 😬 first one is
 # this thursday", "I went on monday and I'm seeing them again on friday").
-_CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|[\u2600-\u27bf\U0001f300-\U0001faff]|\s(?:and|but|so|then)\s",
-                         re.IGNORECASE)
+EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a clause with one)
+_CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
 _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
                          r"|['\u2019](?:re|m)\b", re.IGNORECASE)  # (not a possessive's: "went to Dan's on saturday")
 

@@ -205,7 +205,6 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
                      r"|아내|와이프|남편|신랑|아들|딸(?!기))")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠")
-_EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
@@ -217,8 +216,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
                        # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
-                       r"|(?<=" + _EMOJI + r")\ufe0f?\s+(?=[A-Z])")
-_EMOJI_END = re.compile(_EMOJI + r"\ufe0f?$")
+                       r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=[A-Z])")
+_EMOJI_END = re.compile(fact_dates.EMOJI + r"\ufe0f?$")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     # (and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
@@ -334,15 +333,17 @@ _I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting 
 # Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
 # opening in lower case on no one else (he, she, it, you, a name) is theirs.
 _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)[a-z]")
+# Texting leaves the apostrophe out: "hes a PE teacher" goes on as "he's" does.
+_TEXTED_PRONOUNS = "hes|shes|thats|theyre|theres"
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
 # powerful."); one that opens with someone's name may be about the other party.
-_GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|thats|this|these|those|they|they're|theyre|there|theres|he|hes|she|shes|his|her|the|everyone|"
+_GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|" + _TEXTED_PRONOUNS + "|"
                       r"everybody|so|and|but|then|plus|also|now|still|[가-힣]|\d+\s*[가-힣])", re.IGNORECASE)  # ("1학년 3반이고")
 # A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
 # I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
 # the previous fact, so the thing it names and what is said of it are recalled together.
-_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|thats|this|these|those|she|shes|he|hes|they|they're|theyre|there|theres)\b",
-                          re.IGNORECASE)  # (texting leaves the apostrophe out: "hes a PE teacher")
+_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there|" + _TEXTED_PRONOUNS + r")\b",
+                          re.IGNORECASE)
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
 _NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
@@ -356,7 +357,7 @@ MAX_WORDS = 60
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
 _SUBJECT_OR_VERB = re.compile(
     r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
-    r"can|could|should|may|might|must|let's|im|ive|hes|shes|thats|theyre|theres)\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
+    r"can|could|should|may|might|must|let's|im|ive|" + _TEXTED_PRONOUNS + r")\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
 _FRAGMENT_WORDS = 15
 # Family, partners and the boss called by what they are to the visitor ("Dad had his hip replaced",
 # "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
