@@ -235,6 +235,12 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("she said her first word on saturday", "on Saturday 9 March 2024", "2024-03-09"),
     ("we stayed at Dan's flat on saturday", "on Saturday 9 March 2024", "2024-03-09"),  # a possessive's is no "is"
     ("heard back yday, start june 3rd... wait no june 10th", "10 June 2024", "2024-03-12"),  # as the date before it
+    # a weekday said bare after what was done ("on" left out), and "On"/"This" opening a sentence
+    ("We got an offer on the house Friday and I accepted it", "on Friday 8 March 2024", "2024-03-08"),
+    ("Mom fell in her room at the home Tuesday night", "on Tuesday 12 March 2024", "2024-03-12"),
+    ("I'm driving up there Friday.", "on Friday 15 March 2024", "2024-03-15"),
+    ("On Tuesday I followed a whole story in Spanish", "on Tuesday 12 March 2024", "2024-03-12"),
+    ("This Saturday. I'm giving a speech", "on Saturday 16 March 2024", "2024-03-16"),
     # texting writes a month next to its day small, and a weekday before a date is that date's
     ("my first day back is now monday 4th november", "monday 4 November 2024", "2024-11-04"),
     ("signed up for the bristol 10k next may", "in May 2024", "2024-05"),  # next May, last September
@@ -249,6 +255,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
 
 @pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
                                   "the next may be harder", "I signed up for next March 2025's race",
+                                  "we do yoga every Friday.", "Good Friday was quiet", "practice nurse, monday to friday",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)
@@ -1063,3 +1070,12 @@ def test_a_hyphenated_compound_is_found_by_its_parts():
              _fact("note.b", "They're going to a transgender conference in July 2023"),
              _fact("note.c", "They painted the fence green (said 13 March 2024)")]
     assert recall(facts, "What transgender-specific events has Caroline attended?", budget_tokens=300, max_facts=1)[0].key == "note.b"
+
+
+def test_a_korean_wish_for_the_listener_and_the_words_before_their_question_are_not_the_visitors():
+    assert told(extract("콩이 얼른 낫길", WED)) == [] and told(extract("꼭 붙기를 바라요", WED)) == []
+    assert told(extract("고마워요 아가씨^^ 도윤이랑 재혁 씨랑 즐겁게 다녀와요", WED)) == []
+    # the question a fact answers starts after the laughter that ends their remark before it
+    [car] = told(extract("택배 보내러 우체국 갈 때마다 박스 들고 버스 타는 게 너무 힘들었어", WED,
+                         previous="카키 캐스퍼 귀엽겠다 ㅋㅋ 갑자기 차는 왜?"))
+    assert car.statement.startswith("갑자기 차는 왜?") and "캐스퍼" not in car.statement

@@ -265,13 +265,22 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
 # done lies before the day it was said, what is planned after it.
 _MONTH_NAMES = "|".join(_MONTHS)
 _MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)])  # next to a day, texting writes it small ("4th november")
+_NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
+                        "till", "by", "before", "after", "next", "last", "and", "or")
 _EN_PARTIAL = re.compile(
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
-    r"|(?P<on>on\s+|this\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s))(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
+    r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
+    # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
+    # room Tuesday night", "going up there Friday."): not after a word that makes it some other
+    # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
+    r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{w}\s" for w in _NOT_BEFORE_BARE_DAY) + r")"
+    r"(?=(?:" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r")"
+    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|and|at|so|but)\b)))"
+    r"(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
     r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)

@@ -203,8 +203,10 @@ _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
                      r"|아내|와이프|남편|신랑|아들|딸(?!기))")
-# A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...) is an _OPINION, whoever it names.
-_KO_WISH = re.compile(r"면\s*좋겠")
+# A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요"),
+# and one for the listener's outing ("즐겁게 다녀와요", "잘 다녀오세요"), is an _OPINION, whoever it names.
+_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭|무사히|부디)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
+                      r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
 _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
@@ -534,7 +536,10 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
         if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(question) or not (
                 _KO_YOU.search(question) or _KO_ASKS.search(question)):
             return None
-        return _KO_QUESTION_LEAD.sub("", question).rstrip("?!. ")  # "ㅋㅋㅋ 아 근데 너 생일 다음주 아님?" -> "너 생일..."
+        # what it asks after the last laughter before it ("오빠 물놀이 좋아하잖아요 ㅋㅋ 서윤이는 ...?"), without
+        # its lead ("ㅋㅋㅋ 아 근데 너 생일 다음주 아님?" -> "너 생일 다음주 아님")
+        question = re.split(r"\s(?:[ㅋㅎㅠㅜ]{2,}|\^\^+|;;+)\s+", question)[-1]
+        return _KO_QUESTION_LEAD.sub("", question).rstrip("?!. ")
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
     if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question) or _names_another(question, theirs)
