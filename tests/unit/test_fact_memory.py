@@ -255,7 +255,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
 
 @pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
                                   "the next may be harder", "I signed up for next March 2025's race",
-                                  "we do yoga every Friday.", "Good Friday was quiet", "practice nurse, monday to friday",
+                                  "we do yoga every Friday.", "It was Good Friday.", "practice nurse, monday to friday",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

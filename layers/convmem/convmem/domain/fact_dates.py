@@ -277,7 +277,7 @@ _EN_PARTIAL = re.compile(
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
     # room Tuesday night", "going up there Friday."): not after a word that makes it some other
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
-    r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{w}\s" for w in _NOT_BEFORE_BARE_DAY) + r")"
+    r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
     r"(?=(?:" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r")"
     r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|and|at|so|but)\b)))"
     r"(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
