@@ -1079,3 +1079,10 @@ def test_a_korean_wish_for_the_listener_and_the_words_before_their_question_are_
     [car] = told(extract("택배 보내러 우체국 갈 때마다 박스 들고 버스 타는 게 너무 힘들었어", WED,
                          previous="카키 캐스퍼 귀엽겠다 ㅋㅋ 갑자기 차는 왜?"))
     assert car.statement.startswith("갑자기 차는 왜?") and "캐스퍼" not in car.statement
+
+
+def test_a_date_with_no_tense_of_its_own_takes_the_tense_of_the_question_it_answers():
+    [born] = told(extract("On Friday! Twin girls, Ada and Rosalind.", WED, previous="Oh my god, did the babies come?"))
+    assert born.when == "2024-03-08"  # came: the Friday gone by
+    [party] = told(extract("On Saturday! Bring a salad.", WED, previous="Lovely. When is your leaving party?"))
+    assert party.when == "2024-03-16"  # is: the Saturday to come

@@ -318,11 +318,12 @@ _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|
                          r"|['\u2019](?:re|m)\b", re.IGNORECASE)  # (not a possessive's: "went to Dan's on saturday")
 
 
-def _tense_at(text: str, start: int, end: int, earlier: bool | None) -> bool:
+def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
     "theyre eight on the 2nd of may"), else the way the date before it in the text went
-    (``earlier``: "start june 3rd... wait no june 10th"), else the tense of the whole text."""
+    (``earlier``: "start june 3rd... wait no june 10th"), else the tense of the whole text, else
+    of the question it answers (``asked``: "the babies came?" - "On Friday!")."""
     before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
     after = _CLAUSE_END.search(text, end)
     lo, hi = before[-1] if before else 0, after.start() if after else len(text)
@@ -333,7 +334,10 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None) -> bool:
     ahead = [past for i, past in marks if i < start]
     if ahead or marks:
         return ahead[-1] if ahead else marks[0][1]
-    return earlier if earlier is not None else _past(text, False)
+    if earlier is not None:
+        return earlier
+    told = next((t for t in (text, asked) if t and (_FUTURE_EN.search(t) or _PRESENT_EN.search(t) or _past_at(t))), text)
+    return _past(told, False)
 
 
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
@@ -390,9 +394,10 @@ _LIKE_BEFORE = re.compile(r"\blike\s+(?:only\s+|just\s+|it\s+was\s+(?:only\s+|ju
 _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 
 
-def find(text: str, said_at: datetime) -> list[Resolved]:
+def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolved]:
     """Every relative time expression in ``text`` resolved against ``said_at`` (in order), and
-    every date that leaves out its year or week (resolved by the tense of ``text``)."""
+    every date that leaves out its year or week (resolved by the tense of ``text``, or of the
+    question it answers, ``asked``, when its own clause has none)."""
     said = said_at.date()
     out = []
     for pattern, resolve in ((_EN, _resolve_en), (_KO, _resolve_ko)):
@@ -408,17 +413,17 @@ def find(text: str, said_at: datetime) -> list[Resolved]:
                 continue  # "last Thursday" is resolved already
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
             past = _past(text, korean) if korean else _tense_at(
-                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat())
+                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)
             found = _resolve_partial(m, said, past, korean)
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
 
 
-def resolve(text: str, said_at: datetime) -> tuple[str, str | None]:
+def resolve(text: str, said_at: datetime, asked: str | None = None) -> tuple[str, str | None]:
     """``text`` with its relative time expressions replaced by their dates, and the first one's
     sortable value (None when the text names no relative time)."""
-    found = find(text, said_at)
+    found = find(text, said_at, asked)
     for r in reversed(found):
         rendered, end = r.text, r.end
         if text[end : end + 2] in ("'s", "\u2019s"):  # "Tomorrow's the big day": the date is the subject

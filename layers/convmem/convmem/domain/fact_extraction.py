@@ -739,7 +739,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         when = None
         resolved = sentence
         if said_at is not None:
-            resolved, when = fact_dates.resolve(sentence, said_at)
+            resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None)
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
