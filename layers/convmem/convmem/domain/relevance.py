@@ -58,14 +58,14 @@ def plain_words(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if w not in _STOP))
 
 
+def _bigrams(word: str) -> list[str]:
+    """A Hangul run's character bigrams (none for a shorter run or another script)."""
+    return [word[i : i + 2] for i in range(len(word) - 1)] if _HANGUL.match(word) and len(word) > 2 else []
+
+
 def terms(text: str) -> list[str]:
-    """The words BM25 indexes: ``words`` plus, for each Hangul run, its character bigrams."""
-    out: list[str] = []
-    for w in words(text):
-        out.append(w)
-        if _HANGUL.match(w) and len(w) > 2:
-            out.extend(w[i : i + 2] for i in range(len(w) - 1))
-    return out
+    """``words`` plus, for each Hangul run, its character bigrams (BM25 counts more: ``term_counts``)."""
+    return [t for w in words(text) for t in (w, *_bigrams(w))]
 
 
 # Korean chat shortens common words (알바 for 아르바이트, 추합 for 추가합격); a question asked in
@@ -78,23 +78,20 @@ _KO_SHORT_RE = re.compile("^(?:" + "|".join(_KO_SHORT) + ")")
 
 
 def term_counts(text: str) -> Counter[str]:
-    """``Counter(terms(text))``, each distinct word stemmed once (a long document repeats its words);
-    a Korean word that opens on a short form (``_KO_SHORT``) also counts the full word's terms."""
+    """The terms BM25 counts: ``Counter(terms(text))``, each distinct word stemmed once (a long
+    document repeats its words), and also a hyphenated compound's parts and the word in full that
+    a Korean short form stands for (``_KO_SHORT``), with its bigrams."""
     words = Counter(w for w in _WORD.findall(text.lower()) if w not in _STOP)
     out: Counter[str] = Counter()
     for w, n in words.items():
-        out[stem(w)] += n
+        short = _KO_SHORT_RE.match(w)
+        for form in (w, _KO_SHORT[short.group(0)]) if short else (w,):
+            for t in (stem(form), *_bigrams(form)):
+                out[t] += n
         if "-" in w:  # a compound also counts its parts ("transgender-specific" meets "transgender")
             for part in w.split("-"):
                 if part and part not in _STOP:
                     out[stem(part)] += n
-        short = _KO_SHORT_RE.match(w)
-        for h in (w, _KO_SHORT[short.group(0)]) if short else (w,):
-            if _HANGUL.match(h) and len(h) > 2:
-                for i in range(len(h) - 1):
-                    out[h[i : i + 2]] += n
-        if short:
-            out[_KO_SHORT[short.group(0)]] += n
     return out
 
 
