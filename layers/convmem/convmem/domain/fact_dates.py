@@ -160,7 +160,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
     if m["mname"]:
-        month = [n.lower() for n in _MONTHS].index(m["mname"].lower()) + 1
+        month = _MONTHS.index(m["mname"].capitalize()) + 1
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
@@ -264,6 +264,7 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
 # "12월 21일") or the week ("on Thursday"). Which one is meant follows from the tense: what was
 # done lies before the day it was said, what is planned after it.
 _MONTH_NAMES = "|".join(_MONTHS)
+_WEEKDAY_NAMES = "|".join([*(w.capitalize() for w in _WEEKDAYS), *_WEEKDAYS])
 _MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)])  # next to a day, texting writes it small ("4th november")
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
                         "till", "by", "before", "after", "next", "last", "and", "or")
@@ -278,9 +279,9 @@ _EN_PARTIAL = re.compile(
     # room Tuesday night", "going up there Friday."): not after a word that makes it some other
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
-    r"(?=(?:" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r")"
+    r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|and|at|so|but)\b)))"
-    r"(?P<wd>" + "|".join(w.capitalize() for w in _WEEKDAYS) + "|" + "|".join(_WEEKDAYS) + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
+    r"(?P<wd>" + _WEEKDAY_NAMES + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
     r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
