@@ -245,6 +245,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("my first day back is now monday 4th november", "monday 4 November 2024", "2024-11-04"),
     ("signed up for the bristol 10k next may", "in May 2024", "2024-05"),  # next May, last September
     ("last september we moved to Leeds", "in September 2023", "2023-09"),
+    ("Max has been off his food since Monday", "since Monday 11 March 2024", "2024-03-11"),  # since: gone by
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])
@@ -916,6 +917,17 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
     assert told(extract("marguerite is such a star lol", WED, previous=news)) == []
     assert told(extract("Siobhan sounds like she had a better handover than I'd get", WED,
                         previous="Another nurse, let's call her Siobhan, moved into practice nursing.")) == []
+
+
+def test_pity_or_envy_at_someone_is_a_reaction_whoever_it_names():
+    # the baby was named only at the start of the friend's sentence, so nothing says whose he is
+    [fact] = told(extract("aw poor arlo but honestly try not to worry, my best mate's little boy had his done and "
+                          "he fed so much better straight after", WED, previous="Arlo's getting his tongue tie snipped."))
+    assert "arlo" not in fact.statement.casefold() and "best mate" in fact.statement
+    assert told(extract("Lucky you! What a view.", WED)) == []
+    # ... unless one of theirs named does something: that is news
+    [sick] = told(extract("Poor Max has been off his food since Monday", WED, theirs={"max"}))
+    assert "Max" in sick.statement and sick.when == "2024-03-11"
 
 
 def test_the_best_thing_heard_and_a_korean_musing_react_to_what_was_told():

@@ -395,6 +395,9 @@ _LIKE_BEFORE = re.compile(r"\blike\s+(?:only\s+|just\s+|it\s+was\s+(?:only\s+|ju
 _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 
 
+_SINCE = re.compile(r"\bsince\s+$", re.IGNORECASE)  # "off his food since Monday": the Monday gone by, whatever the tense
+
+
 def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolved]:
     """Every relative time expression in ``text`` resolved against ``said_at`` (in order), and
     every date that leaves out its year or week (resolved by the tense of ``text``, or of the
@@ -413,11 +416,12 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             if any(r.start < m.end() and m.start() < r.end for r in out):
                 continue  # "last Thursday" is resolved already
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
-            past = _past(text, korean) if korean else _tense_at(
-                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)
+            since = not korean and bool(_SINCE.search(text, 0, m.start()))
+            past = since or (_past(text, korean) if korean else _tense_at(
+                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked))
             found = _resolve_partial(m, said, past, korean)
             if found is not None:
-                out.append(Resolved(m.start(), m.end(), *found))
+                out.append(Resolved(m.start(), m.end(), re.sub(r"^on ", "", found[0]) if since else found[0], found[1]))
     return sorted(out, key=lambda r: r.start)
 
 

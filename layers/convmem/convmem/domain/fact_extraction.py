@@ -378,7 +378,7 @@ def _fragment(sentence: str) -> bool:
 _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
                          r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
 _CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
-_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)([A-Z][\w'-]+)(?:'s\b|\s)")
+_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?([A-Z][\w'-]+)(?:'s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -461,7 +461,8 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     nothing about the visitor is left. ``others``: the names the other party just told news of
     (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them.
     ``answering``: the sentence answers the other party's question about the visitor."""
-    parts = [p for p in _CLAUSE.split(sentence) if p and not _opens_on(p, others) and not _SIGN_OFF.fullmatch(p)]
+    parts = [p for p in _CLAUSE.split(sentence)
+             if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
@@ -613,6 +614,10 @@ _DETERMINERS = frozenset("the a an this that these those my your his her our the
 # the visitor's, whose clauses are judged apart (``_opens_on``, ``_names_one_of``).
 _ACTS = (r"(?:is|was|did|does|has|had|must|will|would|can|could|should|might|isnt|wasnt|didnt|doesnt|cant|wont|"
          r"hasnt|went|got|said|[a-z]{2,}(?:ed|s))\b")
+# Pity or envy at someone's news ("aw poor arlo but try not to worry", "Lucky you!", "poor thing"):
+# a reaction, whoever it names, unless the one named goes on to do something ("poor Max has been
+# off his food all week" is news).
+_SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah)[\s,!]+)?(?i:poor|lucky)\s+[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
 
 
 def _texted_clauses(line: str, names: frozenset[str] = frozenset()) -> str:
