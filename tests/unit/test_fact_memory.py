@@ -899,6 +899,17 @@ def test_what_the_visitor_says_of_the_listeners_news_is_not_theirs():
 def test_a_korean_reaction_ending_in_tears_is_a_reaction():
     assert told(extract("시험 기간이라 많이 힘들었겠다 ㅠㅠ", WED)) == []
     assert told(extract("그 식당 주말엔 웨이팅이 두 시간이라던데 ㅠㅠ", WED)) == []  # hearsay, crying at its end
+    assert told(extract("고양이 발바닥은 언제 봐도 젤리 같아요ㅎㅎ", WED)) == []  # a likeness...
+    assert told(extract("요즘 감기 걸린 것 같아요", WED))  # ... not a guess about themselves
+
+
+def test_korean_advice_for_the_listeners_pet_is_not_the_visitors():
+    # a request stands mid-run ("깔아줘" and what follows it) and makes the whole a request
+    assert told(extract("보리 고생했네 ㅠㅠ 박스 몇개 깔아줘 숨을데 있어야 적응함", WED)) == []
+    assert told(extract("센터에 보낼 문자 초안 써줘 짧게", WED)) == []
+    # "me too" after laughter: what came before it was about the other party's world
+    [diet] = told(extract("ㅋㅋㅋ 콩이 먹보네 ㅋㅋ 간식 좀 줄여 ㅋㅋ 나도 다이어트 해야 되는데 요가 끝나고 떡볶이 먹음", WED))
+    assert diet.statement.startswith("나도 다이어트") and "콩이" not in diet.statement
 
 
 def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_them():
@@ -993,6 +1004,19 @@ def test_a_texted_run_on_breaks_where_someone_known_by_name_starts_a_clause():
     [walk] = told(extract("i took milo to the park after school then we got chips and sat on the wall for ages", WED,
                           theirs={"milo"}))
     assert "milo to the park" in walk.statement
+
+
+def test_a_texted_run_on_breaks_where_anyone_starts_a_clause_with_a_modal_or_a_texted_he_or_she():
+    # the listener's partner, named two messages back, and nobody known: their clause still goes
+    run_on = ("a puppy doing agility i need videos rafe must be so proud hell have her in a jumper "
+              "with her name on milo starts at hillside primary on monday")
+    found = told(extract(run_on, WED))
+    assert found and not any("rafe" in f.statement.lower() for f in found)
+    [school] = told(extract(run_on, WED, theirs={"milo"}))
+    assert school.statement.startswith("Milo starts at hillside primary") and school.when == "2024-03-18"
+    # an adverb opens the clause it leads into; a message passed on is no news
+    found = told(extract("aw twins tell them good luck from me theyll need it honestly i couldnt do nights", WED))
+    assert [f.statement for f in found] == ["They couldnt do nights (said 13 March 2024)"]
 
 
 def test_texting_ends_a_sentence_with_an_emoji_and_leaves_out_apostrophes_and_it():

@@ -184,6 +184,8 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
                           r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
+                          # a likeness ("웰시코기 엉덩이는 언제 봐도 복숭아 같아요"), not a guess (~ㄴ 것 같아요)
+                          r"|(?<![것거걸게])\s같(?:아요|아|다|네요|네|습니다)"
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
                           r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
@@ -290,6 +292,9 @@ _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
     r"have a (?:lovely|good|nice|great|fab|brilliant|safe)|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
+    r"|\b(?:good luck|hi|hello|love|hugs?|kisses|congrats|well done)\s+from\s+(?:me|us)\b"  # "tell them good luck from me"
+    # (줘 ends a request wherever it stands: "박스 몇개 깔아줘 숨을데 있어야 적응함", "초안 써줘 짧게")
+    r"|(?<=[가-힣])줘\s"
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|축하해|축하해요|축하드려요|축하드립니다"
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
@@ -444,6 +449,7 @@ def _third_person(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_KO_ME_TOO = re.compile(r"(?:나도|저도)\s")
 _KO_LAUGH = re.compile(r"(?<=[^\sㅋㅎ])\s*[ㅋㅎ]{2,}\s+")  # inside: laughter that opens a sentence is a reaction (_KO_REACTION)
 # A question without its mark ("볼링 에버리지 몇임"): a question word, a casual ending.
 _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무슨|뭐)[가-힣\s]*(?:임|냐|니|나|야|어|음)$")
@@ -472,6 +478,11 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
         # is theirs: "생일 다음 주 아님?" - "ㅇㅇ 다음 주 목요일 ㅋㅋ 기억하네".)
         parts = [q for p in parts for q in _KO_LAUGH.split(p)
                  if q and not (_KO_REACTION.search(q) or _KO_ASKS_UNMARKED.search(q) or _REQUEST.search(q))]
+        # ... and "me too" after it says what came before was of the other party's world ("두부 돼냥이 ㅋㅋ
+        # 다이어트 사료 먹여 ㅋㅋ 나도 살 빼야 되는데"), unless it answers their question about the visitor.
+        too = next((i for i, q in enumerate(parts) if i and _KO_ME_TOO.match(q)), None)
+        if too is not None and not answering:
+            parts = [q for i, q in enumerate(parts) if i >= too or _KO_FIRST_PERSON.search(q)]
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
     # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about.)
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
@@ -603,9 +614,15 @@ _AFTER_REACTION = re.compile(r"\b(?:thats|that's|that is)\s+(?:so\s+)?(?:amazing
 # ... and where "I" starts a clause of its own ("thats amazing send me pictures im driving so i cant
 # look"), unless a word before it leads into it ("the best thing ive heard", "and i went") or a bare
 # "i" ends a noun's phrase ("the rowing machine i use").
-_BEFORE_I = re.compile(r"\s+(?=(i|im|ive|i'm|i've)\b)", re.IGNORECASE)
+_I_FORMS = ("i", "im", "ive", "i'm", "i've")
+_BEFORE_I = re.compile(r"\s+(?=(" + "|".join(_I_FORMS) + "|hell|shell|theyll|" + _TEXTED_PRONOUNS + r")\b)", re.IGNORECASE)
 _LEADS_IN = frozenset("that which who what when where if because cos cause so and but or as how like thing things "
                       "something anything everything nothing until till before after since whether than while then".split())
+# ... and into what someone else is said or thought to do ("i think hell survive", "the woman said hell grow")
+_SAID = frozenset("think thought know knew said says hope guess reckon bet sure glad worried realised realized mean".split())
+# An adverb before the subject opens its clause ("honestly i couldnt do nights"), unless a word leads into
+# the adverb ("and obviously thats a no now").
+_ADVERBS = frozenset("obviously apparently actually honestly basically probably maybe definitely literally clearly".split())
 _DETERMINERS = frozenset("the a an this that these those my your his her our their every any some each".split())
 
 
@@ -620,20 +637,31 @@ _ACTS = (r"(?:is|was|did|does|has|had|must|will|would|can|could|should|might|isn
 _SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah)[\s,!]+)?(?i:poor|lucky)\s+[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
 
 
+# ... and where anyone starts one with a modal ("i need videos rafe must be so proud"): the word
+# before the modal is its subject, unless it is a word of a phrase (after "the", "to", "of"...).
+_BEFORE_MODAL = re.compile(r"\s+(?=([A-Za-z]+)\s+(?:must|should|might|will|would|could|can|cant|wont|shall)\b)")
+_NOT_SUBJECTS = _LEADS_IN | _DETERMINERS | frozenset("to of in on at for with about from into by i im ive".split())
+
+
 def _texted_clauses(line: str, names: frozenset[str] = frozenset()) -> str:
     """``line`` with a line break before each "I" or known name (``names``, case folded) that
     starts a clause of its own."""
     out, start = [], 0
-    subjects = list(_BEFORE_I.finditer(line))
+    subjects = [*_BEFORE_I.finditer(line), *(m for m in _BEFORE_MODAL.finditer(line) if m.group(1).casefold() not in _NOT_SUBJECTS)]
     if names:
         named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         subjects += re.finditer(rf"\s+(?=({named})\s+{_ACTS})", line, re.IGNORECASE)
     for m in sorted(subjects, key=lambda m: m.start()):
-        words = line[: m.start()].casefold().split()
-        if not words or words[-1] in _LEADS_IN or (m.group(1) in ("i", "I") and _DETERMINERS & set(words[-3:-1])):
+        at = m.start()
+        words = line[:at].casefold().split()
+        if words and words[-1] in _ADVERBS:
+            at, words = line.rstrip().rfind(" ", 0, at), words[:-1]
+        if not words or at <= start or words[-1] in _LEADS_IN or (m.group(1) in ("i", "I") and _DETERMINERS & set(words[-3:-1])) or (
+                words[-1] in ("me", "us", "him", "her", "them") and words[-2:-1] in (["told"], ["tell"], ["asked"])) or (
+                m.group(1).casefold() not in _I_FORMS and words[-1] in _SAID) or (m.re is _BEFORE_MODAL and words[-1] in _NOT_SUBJECTS):
             continue
-        out.append(line[start : m.start()])
-        start = m.end()
+        out.append(line[start:at])
+        start = m.end() if at == m.start() else at + 1
     return "\n".join([*out, line[start:]])
 
 
