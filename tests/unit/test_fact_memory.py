@@ -110,6 +110,7 @@ def test_work_study_family_pets_and_age_are_slots(text, key, needle):
     ("I'm saving up for a sailing trip around the islands.", "sailing trip"),
     ("I bought a secondhand kayak, it's bright orange.", "bright orange"),
     ("Finally finished restoring the old piano in our hallway.", "restoring the old piano"),
+    ("ive been catching up at work since the holiday", "They've been catching up"),  # texted, no apostrophe
 ])
 def test_what_people_tell_about_their_life_is_kept_in_their_words_in_the_third_person(text, needle):
     [fact] = told(extract(text, WED))
@@ -246,6 +247,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("signed up for the bristol 10k next may", "in May 2024", "2024-05"),  # next May, last September
     ("last september we moved to Leeds", "in September 2023", "2023-09"),
     ("Max has been off his food since Monday", "since Monday 11 March 2024", "2024-03-11"),  # since: gone by
+    ("the builder is starting at the end of next month", "the end of April 2024", "2024-04"),  # no "of in April"
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])
@@ -566,6 +568,7 @@ def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, tex
     ("Wow, Sora, that painting is gorgeous! What inspired you?", "what inspired them"),
     ("Great! What got you into running?", "what got them into running"),
     ("How long have you been playing the cello?", "how long have they been playing the cello"),
+    ("How's work been since you got back?", "how's work been since they got back"),  # "you" doing: "they"
     ("How are you?", None),  # small talk
     ("Did you see my new bike?", None),  # the asker's thing
     ("Did you meet Kiwi?", None),  # someone only the asker named

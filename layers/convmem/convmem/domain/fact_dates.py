@@ -395,6 +395,7 @@ _LIKE_BEFORE = re.compile(r"\blike\s+(?:only\s+|just\s+|it\s+was\s+(?:only\s+|ju
 _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 
 
+_AFTER_PREPOSITION = re.compile(r"\b(?:of|since|from|until|till|by|before|after)\s+$", re.IGNORECASE)
 _SINCE = re.compile(r"\bsince\s+$", re.IGNORECASE)  # "off his food since Monday": the Monday gone by, whatever the tense
 
 
@@ -421,7 +422,7 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked))
             found = _resolve_partial(m, said, past, korean)
             if found is not None:
-                out.append(Resolved(m.start(), m.end(), re.sub(r"^on ", "", found[0]) if since else found[0], found[1]))
+                out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
 
 
@@ -433,5 +434,7 @@ def resolve(text: str, said_at: datetime, asked: str | None = None) -> tuple[str
         rendered, end = r.text, r.end
         if text[end : end + 2] in ("'s", "\u2019s"):  # "Tomorrow's the big day": the date is the subject
             rendered, end = re.sub(r"^(?:on|in) ", "", rendered) + " is", end + 2
+        elif _AFTER_PREPOSITION.search(text, 0, r.start):  # "the end of next month", "since Monday"
+            rendered = re.sub(r"^(?:on|in) ", "", rendered)
         text = text[: r.start] + rendered + text[end:]
     return text, (found[0].when if found else None)

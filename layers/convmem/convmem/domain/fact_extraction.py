@@ -248,6 +248,7 @@ _HOLLOW = {
 _THIRD_PERSON = [
     # (texting writes "i": "i rolled my ankle")
     (re.compile(r"\b[Ii] am\b"), "they are"), (re.compile(r"\b[Ii] was\b"), "they were"), (re.compile(r"\bI'm\b", re.I), "they're"),
+    (re.compile(r"\bim\b", re.I), "they're"), (re.compile(r"\bive\b", re.I), "they've"),  # ... and "im", "ive"
     (re.compile(r"\bI've\b", re.I), "they've"), (re.compile(r"\bI'd\b", re.I), "they'd"), (re.compile(r"\bI'll\b", re.I), "they'll"),
     (re.compile(r"\b[Ii]\b(?!\.e\.)"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
     (re.compile(r"\bmine\b", re.I), "theirs"), (re.compile(r"\bme\b", re.I), "them"),
@@ -522,7 +523,11 @@ _KO_OPINION = re.compile(r"어땠|어때|좋았|재밌|재미있|괜찮")
 _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've\b", re.I), "they've"),
             (re.compile(r"\byou'd\b", re.I), "they'd"), (re.compile(r"\byou'll\b", re.I), "they'll"),
             (re.compile(r"\byourself\b", re.I), "themselves"), (re.compile(r"\byours\b", re.I), "theirs"),
-            (re.compile(r"\byour\b", re.I), "their"), (re.compile(r"\byou\b", re.I), "them")]
+            (re.compile(r"\byour\b", re.I), "their"),
+            # "you" doing something is "they" ("since you got back"); otherwise it is done to them
+            (re.compile(r"\byou\b(?=\s+(?:got|went|came|left|met|saw|made|took|are|were|have|had|do|did|can|could|will|would|"
+                        r"need|want|get|go|like|love|think|know|[a-z]{2,}ed)\b)", re.I), "they"),
+            (re.compile(r"\byou\b", re.I), "them")]
 
 
 def _questions(previous: str | None) -> list[str]:
