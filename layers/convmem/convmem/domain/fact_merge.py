@@ -86,11 +86,14 @@ _KINDS = {
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
         "nephew twin stepmother stepfather grandson granddaughter grandchild grandchildren grandkid grandkids "
         "손자 손녀 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 아들 딸 아내 남편 할머니 할아버지 이모 고모 삼촌 조카 사촌 쌍둥이"),
-    "health medication 건강 약": (
+    "health medication medical condition injury injuries 건강 약 부상": (
         "health doctor hospital clinic surgery operation injury injured hurt sick ill illness allergic allergy "
         "intolerant pain physio physiotherapy therapy diagnosed diagnosis medication medicine torn sprained fracture "
-        "flu fever asthma diabetes migraine pills tablets prescribed prescription 약 병원 의사 수술 부상 다쳤- 아파- 아프- "
-        "알레르기 진단 감기 몸살"),
+        "flu fever asthma diabetes migraine pills tablets prescribed prescription "
+        # (what hurts, and how it shows: "plantar fasciitis in their left heel", "stairs are killing their knee")
+        "knee ankle wrist heel hip shoulder elbow spine stitches cast crutches limp limping hobbling sore ache aching "
+        "swollen scan x-ray mri ecg bruised broke broken "
+        "약 병원 의사 수술 부상 다쳤- 아파- 아프- 알레르기 진단 감기 몸살 허리 무릎 발목 손목 어깨 깁스 통증 염증"),
     "job work career 직업 일 아르바이트": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
         "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바 아르바이트"),
