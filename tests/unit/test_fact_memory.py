@@ -697,6 +697,9 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("Who are my grandchildren?", "Aoife brought the two grandkids up from Galway, Fionn and Roisin"),
     ("What medication am I on?", "The GP switched the blood pressure tablets to ramipril"),
     ("우리 자녀들 이름 기억나요?", "아들 현우가 2024년 6월 4일에 전역했어요"),
+    ("Any health conditions I mentioned?", "They're hobbling, it turns out they have plantar fasciitis in their left heel"),
+    ("What is my job?", "They're a project coordinator at an architects in the centre"),  # what they are, where
+    ("내 직업이 뭐였지?", "판교에 있는 스타트업 다니거든 거기서 마케터 3년차야"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],

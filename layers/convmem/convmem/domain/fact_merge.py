@@ -527,6 +527,11 @@ _ANSWER_KINDS = (
                 re.IGNORECASE),
      re.compile(r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+(?:the\s+)?(?!I\b|I')[A-Z][\w'-]+|\b(?:in|at|to|from) the\b")),
     (re.compile(r"\bwho(?:m|se)?\b|누구", re.IGNORECASE), re.compile(r"(?<=\s)(?!I\b|I')[A-Z][\w'-]+")),
+    # ... and "what job" one that says what they are or work as where ("They're a project coordinator at
+    # an architects", "works as a nurse", "회사에서 일해", "스타트업 다니거든"; not "다녀왔어", a trip)
+    (re.compile(r"\b(?:job|occupation|profession|career|do for (?:a living|work))\b|직업|무슨 일", re.IGNORECASE),
+     re.compile(r"\b(?:they're|they are|they were|works? as|working as|worked as)\s+an?\s+(?:\w+\s+){1,2}?(?:at|for|in)\s"
+                r"|(?<=[가-힣])\s*(?:일해|일하|일했|근무|다니|다녀(?!오|왔|와))", re.IGNORECASE)),
 )
 KIND_BOOST = 1.3
 
