@@ -578,6 +578,7 @@ def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, tex
     ("We went camping. Any fun plans for the summer?", "any fun plans for the summer"),
     ("I love pasta. Any recommendations for my trip?", None),  # the asker's own trip
     ("Any news on Kiwi?", None),  # someone only the asker named
+    ("Which one?", "which one"), ("what kind?", "what kind"),  # about what they just told, naming nothing more
     ("무슨 자전거?", "무슨 자전거"),  # Korean: a question word, nobody named
     ("너 요즘 뭐 해?", "너 요즘 뭐 해"),  # put to them
     ("제주도는 어땠어?", None),  # how they found it: their opinion
@@ -1038,12 +1039,23 @@ def test_texting_ends_a_sentence_with_an_emoji_and_leaves_out_apostrophes_and_it
     assert "grade 2 sprain" in ankle.statement and "😫 Is" in ankle.statement  # the emoji stands for the full stop
 
 
+def test_the_time_of_what_they_just_told_goes_with_it():
+    [job] = told(extract("Junior UX designer at Lumen Health!! First day is next Monday", WED, previous="Which company?"))
+    assert job.statement.endswith("First day is on Monday 18 March 2024") and job.when == "2024-03-18"
+    [word] = told(extract("she said her first word on saturday. obviously it was dada. after all ive done", WED))
+    assert word.statement.endswith("It was dada")  # "obviously" leads, "it" goes on
+
+
 def test_texting_weekdays_in_lower_case_and_last_nite_are_dates():
     assert fact_dates.resolve("kirsty had the baby on tuesday!!!", WED) == ("kirsty had the baby on Tuesday 12 March 2024!!!", "2024-03-12")
     assert fact_dates.resolve("ellie and i broke up last nite", WED)[1] == "2024-03-12"
     assert fact_dates.resolve("exam next wk", WED)[1] == "2024-W12"
     [fact] = told(extract("haggis had surgery on wednesday 😭\nhe swallowed a hair tie and it got stuck in his gut", WED))
     assert "hair tie" in fact.statement and fact.when == "2024-03-06"
+    # the day after tomorrow, texted or not, and a texted sentence opening on a number
+    assert fact_dates.resolve("I get fitted with a heart monitor the day after tomorrow", WED)[1] == "2024-03-15"
+    [fact] = told(extract("also 2nd interview at the museum the day after tmrw", WED))
+    assert fact.statement == "2nd interview at the museum on 15 March 2024" and fact.when == "2024-03-15"
 
 
 def test_the_nth_week_or_weekday_of_a_month_is_that_day():

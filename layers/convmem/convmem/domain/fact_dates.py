@@ -97,7 +97,8 @@ _EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|yday|last night|last nite)"
+    r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<after>the day after (?:tomorrow|tmrw|tmr|tmw|2morrow))"
+    r"|(?P<yesterday>yesterday|yday|last night|last nite)"
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday": weeks from a day
     r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>today|tomorrow|tmrw|on\s+(?P<wk_day>"
     + "|".join(_WEEKDAYS) + r"))"
@@ -149,6 +150,8 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
     if m["dby"]:
         return _day(said - timedelta(days=2))
+    if m["after"]:
+        return _day(said + timedelta(days=2))
     if m["yesterday"]:
         return _day(said - timedelta(days=1))
     if m["today"]:

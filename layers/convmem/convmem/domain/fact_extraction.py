@@ -226,7 +226,7 @@ _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     # (and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
     r"^(?:[가-힣]{2,3}\s?(?:씨|님)(?:\s*,|(?=\s+(?:저|나|제가|내가|저는|나는|저희|우리)(?![가-힣])))\s*"
-    r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|totally|"
+    r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|obviously|apparently|seriously|totally|"
     r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|cool|great|awesome|right|true|exactly|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
@@ -340,7 +340,8 @@ _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 _I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting writes it small ("ollie and i broke up")
 # Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
 # opening in lower case on no one else (he, she, it, you, a name) is theirs.
-_TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)[a-z]")
+_TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)"
+                     r"(?:[a-z]|\d(?!.*[A-Z]))")  # (or a number opening a sentence with no capital: "2nd interview at...")
 # Texting leaves the apostrophe out: "hes a PE teacher" goes on as "he's" does.
 _TEXTED_PRONOUNS = "hes|shes|thats|theyre|theres"
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
@@ -538,6 +539,10 @@ def _questions(previous: str | None) -> list[str]:
 _KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근데|아니|그럼|그래서|그나저나)(?:\s+|,\s*))+")
 
 
+_ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|model|make|one)|where\b|when\b|"
+                         r"how (?:much|many|long|old|far|often)\b", re.IGNORECASE)
+
+
 def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) -> str | None:
     """The other party's question that ``previous`` ends with, when it asks about the visitor, in
     the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
@@ -563,8 +568,8 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
             or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
     content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
-    if not content:
-        return None  # "How are you?", "What about you?"
+    if not content and not _ASKS_WHICH.match(question):
+        return None  # "How are you?", "What about you?" (but "what kind?" asks about what they just told)
     text = _YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! ."))
     for pattern, repl in _TO_THEM:
         text = pattern.sub(repl, text)
@@ -800,6 +805,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         elaborates = not answers and (_fragment(sentence) or (not own and _fragment(_CLAUSE.split(sentence)[0])))
         continues = follows and bool((not own and _GOES_ON.match(sentence) and not someone_else) or (not korean and _POINTS_BACK.match(sentence))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
+                                     # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
+                                     or (not own and last is not None and when is not None and not someone_else)
                                      or elaborates)
         if not own and not continues:
             last = held = None
