@@ -480,6 +480,16 @@ def test_korean_hearsay_is_not_what_they_tell():
     assert told(extract("합창단 연습이 엄청 힘들대요", WED)) == []
     [fact] = told(extract("어제 합창단 연습 갔는데 엄청 힘들었어", WED))
     assert "합창단" in fact.statement and fact.when == "2024-03-12"
+    # ... but what they were told where they went is their news
+    [clinic] = told(extract("요즘 속이 쓰려서 내과 갔더니 위염이래요", WED))
+    assert "위염" in clinic.statement
+    [checkup] = told(extract("어제 검진 받았는데 철분만 좀 부족하대요", WED))
+    assert "철분" in checkup.statement and checkup.when == "2024-03-12"
+
+
+def test_what_the_other_party_would_like_does_not_make_the_visitors_news_theirs():
+    [gift] = told(extract("선물로 망고젤리 두 봉지 사왔어 ^^ 다음에 줄게", WED, previous="부럽다 ㅠㅠ 나도 망고 먹고 싶어"))
+    assert "망고젤리" in gift.statement
 
 
 def test_a_thin_lead_is_kept_with_what_follows_it_or_with_what_it_follows():

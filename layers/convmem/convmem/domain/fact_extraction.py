@@ -202,6 +202,9 @@ _KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
 # 아저씨 are no names.)
 _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]|가|는|도|랑|의|를|한테|께|와|하고|네|에게|만|요|처럼|보다)")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
+# ... and so is what they were told where they went ("내과 갔더니 역류성 식도염이래요", "지난주 수요일에
+#받았는데 철분만 좀 부족하대요"): their news, as hearsay of their family is.
+_KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는데\s")
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
                      r"|아내|와이프|남편|신랑|아들|딸(?!기))")
@@ -725,10 +728,15 @@ def _opens_on(clause: str, names: frozenset[str]) -> bool:
 
 def _their_news(previous: str | None) -> frozenset[str]:
     """The content words of what the other party just told of their own in Korean: a statement of
-    theirs that says "I", "my" or "our" ("나도 이번 주에 콩이 중성화 수술 시켰어"), not a question
-    and not a remark about the visitor's things ("심사만 통과하면 이제 석사네요")."""
+    theirs that says "I", "my" or "our" ("나도 이번 주에 콩이 중성화 수술 시켰어"), not a question,
+    not a remark about the visitor's things ("심사만 통과하면 이제 석사네요") and not what they would
+    like ("부럽다 ㅠㅠ 나도 망고 먹고 싶어": the visitor's mango stays the visitor's)."""
     return frozenset(w for s in _SENTENCE.split(previous or "")
-                     if _KO_FIRST_PERSON.search(s) and not s.rstrip(" ~^ㅋㅎㅠ").endswith("?") for w in _content(s))
+                     if _KO_FIRST_PERSON.search(s) and not s.rstrip(" ~^ㅋㅎㅠ").endswith("?") and not _KO_WANTS.search(s)
+                     for w in _content(s))
+
+
+_KO_WANTS = re.compile(r"고\s*싶[다어네었]")
 
 
 def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -792,7 +800,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                    not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None)
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
-               or (_KO_HEARSAY.search(sentence) and _KO_KIN.search(sentence))) if korean else ((
+               or (_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or (_KO_WENT_AND.search(sentence) and not someone_else)))
+               ) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))
