@@ -112,14 +112,16 @@ _EN = re.compile(
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
 )
+# (the week, month or weekend after next, or before last: "다다음 주 목요일", "지지난 달")
+_KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번"
 _KO = re.compile(
     _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
     r"|(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|달|개월|년)\s*전"
-    r"|(?P<wrel>지난|다음|이번)\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
-    r"|(?P<rel>지난|다음|이번)\s*(?P<period>주말|주|달|해|"
+    r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
+    r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAYS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
-_KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0}
+_KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0, "다다음": 2, "다음다음": 2, "지지난": -2, "지난지난": -2}
 _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
 
 
@@ -251,12 +253,12 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         n = int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
         return _offset(said, m["unit"], -n)
     if m["wday"]:  # 다음 주 목요일: the Thursday of next week, not the next Thursday
-        monday = said - timedelta(days=said.weekday()) + timedelta(weeks=_KO_DIRECTIONS[m["wrel"]])
+        monday = said - timedelta(days=said.weekday()) + timedelta(weeks=_KO_DIRECTIONS[re.sub(r"\s", "", m["wrel"])])
         return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wday"])))
-    direction = _KO_DIRECTIONS[m["rel"]]
+    direction = _KO_DIRECTIONS[re.sub(r"\s", "", m["rel"])]
     period = m["period"]
     if period in _KO_WEEKDAYS:
-        if direction == 0:
+        if direction not in (-1, 1):
             return None
         d = _weekday(said, _KO_WEEKDAYS.index(period), direction)
         return f"on {period} {day_text(d)}", d.isoformat()
