@@ -711,6 +711,8 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("Any health conditions I mentioned?", "They're hobbling, it turns out they have plantar fasciitis in their left heel"),
     ("What is my job?", "They're a project coordinator at an architects in the centre"),  # what they are, where
     ("내 직업이 뭐였지?", "판교에 있는 스타트업 다니거든 거기서 마케터 3년차야"),
+    ("Would Dalia enjoy a lobster dinner?", "Seafood buffet at the wedding, which is funny bc they're allergic to shellfish"),
+    ("민지가 가지볶음을 좋아할까?", "물컹한 식감은 어릴 때부터 진짜 싫어"),  # no word shared: what they hate
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],
@@ -772,6 +774,10 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     assert fact_dates.resolve("다음 주 목요일에 면접 봐", WED) == ("2024년 3월 21일에 면접 봐", "2024-03-21")
     assert fact_dates.resolve("지난주 금요일에 제대했어", WED) == ("2024년 3월 8일에 제대했어", "2024-03-08")
     assert fact_dates.resolve("이번 주 토요일에 가", WED)[1] == "2024-03-16"
+    # the week (or month) after next and before last: not "다" and next week's date
+    assert fact_dates.resolve("면접 날짜 나왔어! 다다음 주 목요일", WED) == ("면접 날짜 나왔어! 2024년 3월 28일", "2024-03-28")
+    assert fact_dates.resolve("지지난 주에 이사했어", WED)[1] == "2024-W09"
+    assert fact_dates.resolve("다다음 달에 복직해", WED)[1] == "2024-05"
 
 
 @pytest.mark.parametrize(("previous", "text", "needle"), [

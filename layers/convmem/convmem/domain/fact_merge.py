@@ -532,6 +532,13 @@ _ANSWER_KINDS = (
     (re.compile(r"\b(?:job|occupation|profession|career|do for (?:a living|work))\b|직업|무슨 일", re.IGNORECASE),
      re.compile(r"\b(?:they're|they are|they were|works? as|working as|worked as)\s+an?\s+(?:\w+\s+){1,2}?(?:at|for|in)\s"
                 r"|(?<=[가-힣])\s*(?:일해|일하|일했|근무|다니|다녀(?!오|왔|와))", re.IGNORECASE)),
+    # ... and whether they would enjoy or take to something, one that says what they love, hate or
+    # cannot have ("Would Dalia enjoy a lobster dinner?" - "they're allergic to shellfish")
+    (re.compile(r"\bwould\s+(?:\w+\s+){1,3}?(?:enjoy|like|love|want|suit|be keen|be interested|appreciate|mind)\b"
+                r"|좋아할|반길|싫어할", re.IGNORECASE),
+     re.compile(r"\b(?:loves?|loved|hates?|hated|can't stand|cannot stand|allergic|allergy|intolerant|vegetarian|vegan|veggie|"
+                r"afraid|scared|terrified|phobia|favou?rite|prefers?|(?:don't|doesn't|never) (?:like|liked|eat|drink))\b"
+                r"|좋아|싫어|싫더|못\s*먹|알레르기|질색|최애", re.IGNORECASE)),
 )
 KIND_BOOST = 1.3
 
