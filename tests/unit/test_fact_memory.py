@@ -953,6 +953,13 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
                         previous="Another nurse, let's call her Siobhan, moved into practice nursing.")) == []
 
 
+def test_goodnight_to_someone_ending_a_message_is_no_part_of_the_news():
+    [fact] = told(extract("right, the starter needs feeding. four years old and still bossing me about. night juno", WED))
+    assert fact.statement == "Four years old and still bossing them about (said 13 March 2024)"
+    shift, _ = told(extract("Night shift tomorrow. I'm covering for Sam on the ward", WED))  # mid-message: what they do
+    assert shift.statement == "Night shift on 14 March 2024"
+
+
 def test_pity_or_envy_at_someone_is_a_reaction_whoever_it_names():
     # the baby was named only at the start of the friend's sentence, so nothing says whose he is
     [fact] = told(extract("aw poor arlo but honestly try not to worry, my best mate's little boy had his done and "

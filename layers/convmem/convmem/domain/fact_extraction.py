@@ -335,6 +335,8 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
 # shift", "morning swim" are things they do.)
 _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello)"
                        r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*|x+", re.IGNORECASE)
+# ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
+_GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)\s+[^\W\d_]+(?:\s+x+)?[\s!.]*", re.IGNORECASE)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
@@ -773,9 +775,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
     answering = asked is not None  # the next sentence they say answers the question
-    for raw in _SENTENCE.split(_dictated(text, theirs | others)):
+    sentences = _SENTENCE.split(_dictated(text, theirs | others))
+    for n, raw in enumerate(sentences):
         line = raw.strip()
-        sentence = None if _THANKS.match(line) or _SIGN_OFF.fullmatch(line) else _clauses_about_them(
+        sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line)
+                            or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
         if sentence and _VOCATIVE.fullmatch(sentence):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
