@@ -248,6 +248,8 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("last september we moved to Leeds", "in September 2023", "2023-09"),
     ("Max has been off his food since Monday", "since Monday 11 March 2024", "2024-03-11"),  # since: gone by
     ("the builder is starting at the end of next month", "the end of April 2024", "2024-04"),  # no "of in April"
+    ("the first drop is Tuesday after next", "on Tuesday 26 March 2024", "2024-03-26"),  # not the coming one
+    ("we go the week after next", "the week of 25 March 2024", "2024-W13"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])
@@ -951,6 +953,13 @@ def test_a_clause_opening_on_someone_the_other_party_just_told_news_of_is_about_
     assert told(extract("marguerite is such a star lol", WED, previous=news)) == []
     assert told(extract("Siobhan sounds like she had a better handover than I'd get", WED,
                         previous="Another nurse, let's call her Siobhan, moved into practice nursing.")) == []
+
+
+def test_a_word_that_leads_a_reply_is_no_lead_when_it_opens_a_name():
+    found = told(extract("Great North Run in September! I signed up tonight", WED))
+    assert found[0].statement == "Great North Run in September 2024"
+    [news] = told(extract("Great, I signed up for the half marathon in September", WED))
+    assert news.statement == "They signed up for the half marathon in September 2024"  # signed up for: to come
 
 
 def test_goodnight_to_someone_ending_a_message_is_no_part_of_the_news():

@@ -108,6 +108,8 @@ _EN = re.compile(
     # "next May", "last september": the nearest such month after (before) the one it was said in
     # (not "the next may be harder")
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
+    # "Tuesday after next", "the week after next": not the coming one, the one after it
+    r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -169,6 +171,12 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
+    if m["after_next"]:
+        period = m["after_next"].lower()
+        if period in _WEEKDAYS:
+            d = _weekday(said, _WEEKDAYS.index(period), 1) + timedelta(weeks=1)
+            return f"on {period.capitalize()} {day_text(d)}", d.isoformat()
+        return _period(said, period, 2)
     rel, period = m["rel"].lower(), m["period"].lower()
     period = _WEEKDAY_ABBREVIATIONS.get(period, _UNITS.get(period, period))
     direction = 1 if rel in ("next", "this coming") else -1 if rel in ("last", "this past") else 0
@@ -302,8 +310,8 @@ _PAST_EN = re.compile(
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")
 _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
-                        # (booked for a day, or booked in: still to come; "booked the flights on monday" is done)
-                        r"(?:is|are|'s|'re|all|got|be|been)\s+booked|booked\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
+                        # (booked, or signed up, for a day: still to come; "booked the flights on monday" is done)
+                        r"(?:is|are|'s|'re|all|got|be|been)\s+booked|(?:booked|signed up|registered)\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
                         # "got a GP appointment on thursday": one held, still to come
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
