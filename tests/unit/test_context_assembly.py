@@ -165,6 +165,9 @@ def test_relevance_matches_korean_particles_and_english_plurals():
 
     assert rank("부산 날씨", ["서울에 살아요", "부산에 살아요"])[0] == 1
     assert rank("refund", ["shipping times", "Refunds are fast"])[0] == 1
+    # a one-syllable noun with one particle meets it with another (no bigram is that short)
+    assert rank("면접 때 입은 옷은?", ["정장 매장이 문 닫음", "동성로 가서 옷을 샀어"])[0] == 1
+    assert rank("집에서 뭐 해?", ["학교 숙제 끝", "집이 너무 추워"])[0] == 1
 
 
 def test_what_a_contraction_leaves_after_its_apostrophe_matches_nothing():

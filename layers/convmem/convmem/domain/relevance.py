@@ -1,5 +1,6 @@
 """Lexical relevance (BM25), offline and deterministic. Korean-aware enough: Hangul runs are
-also indexed as character bigrams, so 부산 in the query matches 부산에 in a document."""
+also indexed as character bigrams, so 부산 in the query matches 부산에 in a document, and a
+one-syllable noun also without its particle, so 옷을 matches 옷은."""
 
 from __future__ import annotations
 
@@ -77,16 +78,34 @@ _KO_SHORT = dict(pair.split(":") for pair in (
 _KO_SHORT_RE = re.compile("^(?:" + "|".join(_KO_SHORT) + ")")
 
 
+# A one-syllable Korean noun with its particle (옷을, 집에서, 딸이) meets the same noun with another
+# (옷은, 집에): bigrams cannot, the noun alone is shorter than one.
+_PARTICLE_1 = frozenset("은는이가을를에도의만과와로")
+_PARTICLE_2 = frozenset({"에서", "으로", "한테", "에게", "까지", "부터", "이랑", "하고", "처럼", "보다"})
+
+
+def _without_particle(word: str) -> tuple[str, ...]:
+    """The one-syllable noun of a short Hangul word and its particle (none for any other word)."""
+    if not _HANGUL.match(word):
+        return ()
+    if len(word) == 2 and word[1] in _PARTICLE_1:
+        return (word[0],)
+    if len(word) == 3 and word[1:] in _PARTICLE_2:
+        return (word[0],)
+    return ()
+
+
 def term_counts(text: str) -> Counter[str]:
     """The terms BM25 counts: ``Counter(terms(text))``, each distinct word stemmed once (a long
-    document repeats its words), and also a hyphenated compound's parts and the word in full that
-    a Korean short form stands for (``_KO_SHORT``), with its bigrams."""
+    document repeats its words), and also a hyphenated compound's parts, the word in full that
+    a Korean short form stands for (``_KO_SHORT``), with its bigrams, and a one-syllable noun
+    without its particle (``_without_particle``)."""
     words = Counter(w for w in _WORD.findall(text.lower()) if w not in _STOP)
     out: Counter[str] = Counter()
     for w, n in words.items():
         short = _KO_SHORT_RE.match(w)
         for form in (w, _KO_SHORT[short.group(0)]) if short else (w,):
-            for t in (stem(form), *_bigrams(form)):
+            for t in (stem(form), *_bigrams(form), *_without_particle(form)):
                 out[t] += n
         if "-" in w:  # a compound also counts its parts ("transgender-specific" meets "transgender")
             for part in w.split("-"):
