@@ -408,8 +408,9 @@ _LIKE_BEFORE = re.compile(r"\blike\s+(?:only\s+|just\s+|it\s+was\s+(?:only\s+|ju
 _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 
 
-_AFTER_PREPOSITION = re.compile(r"\b(?:of|since|from|until|till|by|before|after)\s+$", re.IGNORECASE)
-_SINCE = re.compile(r"\bsince\s+$", re.IGNORECASE)  # "off his food since Monday": the Monday gone by, whatever the tense
+# A date after a preposition reads without its own "on"/"in" ("the end of April 2024"); after
+# "since" it is gone by, whatever the tense ("off his food since Monday").
+_AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|by|before|after)\s+$", re.IGNORECASE)
 
 
 def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolved]:
@@ -430,7 +431,8 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             if any(r.start < m.end() and m.start() < r.end for r in out):
                 continue  # "last Thursday" is resolved already
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
-            since = not korean and bool(_SINCE.search(text, 0, m.start()))
+            after = None if korean else _AFTER_PREPOSITION.search(text, 0, m.start())
+            since = after is not None and after.group(1).lower() == "since"
             past = since or (_past(text, korean) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked))
             found = _resolve_partial(m, said, past, korean)

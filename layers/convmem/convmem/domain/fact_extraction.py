@@ -203,7 +203,7 @@ _KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
 _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]|가|는|도|랑|의|를|한테|께|와|하고|네|에게|만|요|처럼|보다)")
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
 # ... and so is what they were told where they went ("내과 갔더니 역류성 식도염이래요", "지난주 수요일에
-#받았는데 철분만 좀 부족하대요"): their news, as hearsay of their family is.
+# 받았는데 철분만 좀 부족하대요"): their news, as hearsay of their family is.
 _KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는데\s")
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
@@ -333,10 +333,10 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
 # A word to whom they speak, a sentence or a clause of its own ("thanks juniper x", "sorry mum",
 # "hi Mina"): it tells nothing, and the name is the listener's. (Not "night" or "morning": "night
 # shift", "morning swim" are things they do.)
-_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello)"
-                       r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*|x+", re.IGNORECASE)
+_TO_SOMEONE = r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*"
+_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
-_GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)\s+[^\W\d_]+(?:\s+x+)?[\s!.]*", re.IGNORECASE)
+_GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)" + _TO_SOMEONE, re.IGNORECASE)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
@@ -669,15 +669,26 @@ def _texted_clauses(line: str, names: frozenset[str] = frozenset()) -> str:
     for m in sorted(subjects, key=lambda m: m.start()):
         at = m.start()
         words = line[:at].casefold().split()
-        if words and words[-1] in _ADVERBS:
+        if words and words[-1] in _ADVERBS:  # the adverb opens the clause with its subject
             at, words = line.rstrip().rfind(" ", 0, at), words[:-1]
-        if not words or at <= start or words[-1] in _LEADS_IN or (m.group(1) in ("i", "I") and _DETERMINERS & set(words[-3:-1])) or (
-                words[-1] in ("me", "us", "him", "her", "them") and words[-2:-1] in (["told"], ["tell"], ["asked"])) or (
-                m.group(1).casefold() not in _I_FORMS and words[-1] in _SAID) or (m.re is _BEFORE_MODAL and words[-1] in _NOT_SUBJECTS):
+        if at <= start or _within_clause(m, words):
             continue
         out.append(line[start:at])
         start = m.end() if at == m.start() else at + 1
     return "\n".join([*out, line[start:]])
+
+
+def _within_clause(subject: re.Match[str], words: list[str]) -> bool:
+    """Whether a ``subject`` found by ``_texted_clauses`` goes on the clause before it (``words``,
+    case folded): a word leads into it ("and i went"), a bare "i" ends a noun's phrase ("the rowing
+    machine i use"), it is what was said, told or thought ("told me theyre bored", "i think hell
+    survive"), or the word before a modal is part of a phrase ("the kids will")."""
+    said = subject.group(1).casefold()
+    return (not words or words[-1] in _LEADS_IN
+            or (said == "i" and bool(_DETERMINERS & set(words[-3:-1])))
+            or (words[-1] in ("me", "us", "him", "her", "them") and words[-2:-1] in (["told"], ["tell"], ["asked"]))
+            or (said not in _I_FORMS and words[-1] in _SAID)
+            or (subject.re is _BEFORE_MODAL and words[-1] in _NOT_SUBJECTS))
 
 
 def _dictated(text: str, names: frozenset[str] = frozenset()) -> str:
