@@ -1004,6 +1004,37 @@ def test_a_word_to_the_listener_by_name_is_not_part_of_a_fact(text):
     assert "juniper" not in fact.statement.lower()
 
 
+def test_a_korean_name_opening_the_message_or_thanked_at_its_end_is_whom_they_speak_to():
+    [back] = told(extract("누리, 저 왔어요! 지난주 일요일에 한국 들어왔는데 시차 때문에 아직 좀 멍해요.", WED))
+    assert "누리" not in back.statement and back.when == "2024-03-10"
+    [trip] = told(extract("누리, 발표 스크립트 좀 봐줄래요? 다음 주에 출국이에요. 발표는 15분이에요.", WED))
+    assert "누리" not in trip.statement  # the request goes, and the name with it
+    [plan] = told(extract("알겠어요, 내일 마무리해서 제출할게요. 고마워요 누리!", WED))
+    assert plan.when == "2024-03-14" and "누리" not in plan.statement
+    [moved] = told(extract("재민아!! 나 지난 토요일에 드디어 운정으로 이사했어", WED))
+    assert moved.statement.startswith("나 ") and moved.when == "2024-03-09"
+    # a time, a turn of speech, or a word answering their question is no address
+    [drive] = told(extract("어제, 드디어 운전면허 땄어요", WED))
+    assert drive.when == "2024-03-12"
+    [goal] = told(extract("일본어! 7월에 시험 보려고 학원 등록했어", WED, previous="올해 목표 같은 거 있어?"))
+    assert "일본어" in goal.statement
+
+
+def test_a_korean_remark_on_a_named_suggestion_is_not_the_visitors():
+    """An app or a place the other party suggests, by a name in Latin letters (or its Hangul gloss):
+    the visitor weighing it says nothing of their own, even with "I" in it."""
+    assert told(extract("Forest는 후배가 쓰는 거 봤는데 저는 나무 죽는 거 보면 더 스트레스 받을 것 같아요", WED,
+                        previous="폰을 안 만지면 나무가 자라는 Forest 앱으로 준비 시간을 관리해보시는 건 어때요?")) == []
+    assert told(extract("레드락스 멋있어 보이긴 하는데 차도 없고 발표 끝나면 바로 올 것 같아요", WED,
+                        previous="덴버 가시면 Red Rocks(레드락스) 야외 공연장에 가보시는 것도 추천해요.")) == []
+    # taking up what was suggested without a name, or news after it, stays theirs
+    [swim] = told(extract("수영이 좋을 것 같아요. 어릴 때 배워서 자유형은 할 줄 알거든요", WED,
+                          previous="무릎에 무리가 덜 가는 수영이나 실내 자전거를 추천해요."))
+    assert "자유형" in swim.statement
+    [denver] = told(extract("덴버는 다음 주 월요일에 가요", WED, previous="덴버 가시면 Red Rocks(레드락스)도 추천해요."))
+    assert denver.when == "2024-03-18"
+
+
 def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():
     """Older texters leave the marks out: a question in ~냐, or a statement's ending, ends a sentence."""
     found = told(extract("영희네 고양이는 잘있냐 나는 어제 시장에서 새 자전거 샀다 빨간색으로", WED))

@@ -334,7 +334,8 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
 # "hi Mina"): it tells nothing, and the name is the listener's. (Not "night" or "morning": "night
 # shift", "morning swim" are things they do.)
 _TO_SOMEONE = r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*"
-_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
+_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello"
+                       r"|고마워요?|고맙습니다|감사합니다|감사해요|미안해요?|죄송해요|죄송합니다|안녕)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 _GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)" + _TO_SOMEONE, re.IGNORECASE)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
@@ -366,6 +367,12 @@ _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|
 # A lone name before a comma ("Gina, I got the job") is whom they speak to, not what they tell.
 _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
                        r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
+# ... and in Korean, a bare word of two to four syllables opening the message before a mark ("누리, 저
+# 왔어요", "선생님! 드디어 운전면허 땄어요"): not a time or a turn of speech, not one that ends as a
+# verb, an adverb or a word with its particle, and not after their question ("목표 있어?" - "일본어!").
+_KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|아까|방금|지금|이번|지난|다음|주말|근데|그런데|아니|그럼|그래서|그리고"
+                          r"|그나저나|아무튼|암튼|사실|솔직히|드디어|결국|진짜|정말|일단|그냥|우와|대박)\W)"
+                          r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])\s*[,.!~]+\s+(?=\S)")
 MAX_WORDS = 60
 # A sentence with neither a subject nor a verb of its own ("A small blue one in Oakridge.",
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
@@ -752,19 +759,37 @@ def _their_news(previous: str | None) -> frozenset[str]:
 _KO_WANTS = re.compile(r"고\s*싶[다어네었]")
 
 
-def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str]) -> bool:
+# What the other party puts to the visitor to try ("Forest 앱으로 관리해보시는 건 어때요?", "Red Rocks(레드락스)에
+# 가보시는 것도 추천해요", "Zotero를 쓰면 편해요").
+_KO_SUGGESTS = re.compile(r"추천|어때|어떨까|어떠세요|보세요|보시는|보시면|보는\s*(?:건|것도|게)|해\s*봐|써\s*봐|가\s*봐"
+                          r"|(?:시면|쓰면|하면)\s*(?:좋|편|도움)")
+
+
+def _suggested(previous: str | None) -> frozenset[str]:
+    """The names in what the other party just suggested to the visitor in Korean (``_KO_SUGGESTS``):
+    an app, a product or a place written in Latin letters, or glossed in Hangul beside them ("Red
+    Rocks(레드락스)"). A sentence of the visitor's that opens on one ("Forest는 랩 후배가 쓰는 거 봤는데
+    저는 ... 스트레스 받을 것 같아요", "레드락스 멋있어 보이긴 하는데 차도 없고") weighs their suggestion,
+    even where it says "I". (Not their every word: "수영이 좋을 것 같아요" takes up what was suggested,
+    and "계단 걷기는 좀… 사실 허리를 삐끗했어요" goes on to news.)"""
+    return frozenset(w for s in _SENTENCE.split(previous or "") if _KO_SUGGESTS.search(s)
+                     for w in _content(" ".join(re.findall(r"[A-Za-z][\w'-]*|(?<=[A-Za-z]\()[가-힣]+(?=\))", s))))
+
+
+def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str], span: int = 2) -> bool:
     """Whether a Korean sentence that does not say "I" opens (in its first two words) on what the
     other party just told of their own (``_their_news``): "콩이 밥 쫌 줄이라" after "나도 이번 주에 콩이 중성화 수술 시켰어",
     "클라이밍 시작한 지 얼마 안 됐는데 벌써 그렇게 늘었으니" after "저는 어제 클라이밍에서 처음으로
     완등했어요". Advice or praise about their world, not news of the visitor's (a word with its
     particle, 클라이밍에서, is the same word; one of the visitor's own people by name is theirs)."""
     return any(w.casefold() not in theirs and any(h == w or (min(len(h), len(w)) >= 2 and (h.startswith(w) or w.startswith(h))) for h in news)
-               for w in _content(sentence)[:2])
+               for w in _content(sentence)[:span])
 
 
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
-          news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset()) -> list[FactCandidate]:
+          news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
+          suggested: frozenset[str] = frozenset()) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -778,7 +803,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     (``_echoes``), unless it answers their question. ``news``: the words of what they just told of
     their own in Korean (``_their_news``); a sentence without "I" that opens on one of them is about
     their world (``_ko_their_topic``), unless it answers their question. ``others``: whom they just
-    told news of by name (``_their_names``); a clause that opens on one is about them."""
+    told news of by name (``_their_names``); a clause that opens on one is about them.
+    ``suggested``: the words of what they just suggested in Korean (``_suggested``); a sentence that
+    opens on one weighs it, unless it answers their question."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
@@ -816,7 +843,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
                or (_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or (_KO_WENT_AND.search(sentence) and not someone_else)))
-               ) if korean else ((
+               ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))
@@ -946,6 +973,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     with (``asked_of_them``); nothing else of it is ever taken as the visitor's. ``theirs``: the
     names of the people and pets in their life already known (their slot facts); news of one of
     them, or of one this message introduces ("my sister Harriet"), is part of their world."""
+    if not (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?"):  # (after a question, a bare word answers it)
+        text = _KO_VOCATIVE.sub("", text)
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
@@ -964,7 +993,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
-                       _their_news(previous), others - names))
+                       _their_news(previous), others - names, _suggested(previous)))
     seen: set[str] = set()
     out = []
     for c in found:
