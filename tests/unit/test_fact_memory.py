@@ -780,6 +780,13 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     assert fact_dates.resolve("면접 날짜 나왔어! 다다음 주 목요일", WED) == ("면접 날짜 나왔어! 2024년 3월 28일", "2024-03-28")
     assert fact_dates.resolve("지지난 주에 이사했어", WED)[1] == "2024-W09"
     assert fact_dates.resolve("다다음 달에 복직해", WED)[1] == "2024-05"
+    # a count of days before or after, in numbers or in words (이틀, 사흘, 보름)
+    assert fact_dates.resolve("보름 뒤에 발표해요", WED) == ("2024년 3월 28일에 발표해요", "2024-03-28")
+    assert fact_dates.resolve("이틀 전에 넘어졌어요", WED)[1] == "2024-03-11"
+    assert fact_dates.resolve("3일 뒤에 출국해요", WED)[1] == "2024-03-16"
+    assert fact_dates.resolve("두 달 후에 이사해", WED)[1] == "2024-05"
+    assert fact_dates.resolve("후배가 왔어", WED)[1] is None
+    assert fact_dates.resolve("결혼식을 일주일 뒤로 옮겨달래요", WED)[1] is None  # a shift by a week, no date
 
 
 @pytest.mark.parametrize(("previous", "text", "needle"), [

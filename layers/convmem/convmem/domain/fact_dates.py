@@ -20,6 +20,8 @@ _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", 
 _KO_WEEKDAYS = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
             "nine": 9, "ten": 10, "couple of": 2, "a couple of": 2}
+# Korean words for a span of days ("이틀 전", "보름 뒤"; 일주일 is a week)
+_KO_SPANS = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "열흘": 10, "보름": 15, "일주일": 7}
 _KO_NUMBERS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "1": 1, "2": 2, "3": 3}
 
 
@@ -118,7 +120,9 @@ _EN = re.compile(
 _KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번"
 _KO = re.compile(
     _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
-    r"|(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|달|개월|년)\s*전"
+    # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
+    r"|(?:(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|주일|달|개월|년)|(?P<span>" + "|".join(_KO_SPANS) + r"))"
+    r"\s*(?P<ago>전|뒤|후)(?!로\s*(?:옮기|옮겨|옮겼|미루|미뤄|미뤘|미룬|연기|밀))"  # (일주일 뒤로 옮겨: a shift, no date)
     r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
     r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAYS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
@@ -256,10 +260,14 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _year(said, -1 if m["lastyear"] else 1)
     if m["lastmonth"] or m["nextmonth"]:
         return _month(said, -1 if m["lastmonth"] else 1)
-    if m["unit"]:
+    if m["ago"]:
+        direction = -1 if m["ago"] == "전" else 1
+        if m["span"]:
+            days = _KO_SPANS[m["span"]]
+            return _offset(said, "주", direction) if days == 7 else _day(said + timedelta(days=direction * days))
         raw = m["n"]
         n = int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
-        return _offset(said, m["unit"], -n)
+        return _offset(said, "주" if m["unit"] == "주일" else m["unit"], direction * n)
     if m["wday"]:  # 다음 주 목요일: the Thursday of next week, not the next Thursday
         monday = said - timedelta(days=said.weekday()) + timedelta(weeks=_KO_DIRECTIONS[re.sub(r"\s", "", m["wrel"])])
         return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wday"])))
