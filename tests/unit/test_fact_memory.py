@@ -250,6 +250,11 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("the builder is starting at the end of next month", "the end of April 2024", "2024-04"),  # no "of in April"
     ("the first drop is Tuesday after next", "on Tuesday 26 March 2024", "2024-03-26"),  # not the coming one
     ("we go the week after next", "the week of 25 March 2024", "2024-W13"),
+    # British and Australian: the day, then a week or a fortnight after it; "this arvo"
+    ("the op is Tuesday week", "on Tuesday 26 March 2024", "2024-03-26"),
+    ("surgery Thursday fortnight", "on Thursday 28 March 2024", "2024-03-28"),
+    ("going up a fortnight Saturday", "on 30 March 2024", "2024-03-30"),
+    ("heading off to the servo this arvo", "on 13 March 2024", "2024-03-13"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
 ])

@@ -102,9 +102,12 @@ _EN = re.compile(
     r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<after>the day after (?:tomorrow|tmrw|tmr|tmw|2morrow))"
     r"|(?P<yesterday>yesterday|yday|last night|last nite)"
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday": weeks from a day
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>today|tomorrow|tmrw|on\s+(?P<wk_day>"
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>today|tomorrow|tmrw|(?:on\s+)?(?P<wk_day>"
     + "|".join(_WEEKDAYS) + r"))"
-    r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening))"
+    # ... and the day first ("Tuesday week", "Thursday fortnight": a week or two after the coming one)
+    r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
+    r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
+    r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening|arvo))"
     r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
     # "next May", "last september": the nearest such month after (before) the one it was said in
@@ -156,6 +159,10 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         base = (_weekday(said, _WEEKDAYS.index(m["wk_day"].lower()), 1) if m["wk_day"]
                 else said + timedelta(days=0 if start == "today" else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
+    if m["day_wk"]:
+        weeks = 2 if m["day_wk_n"].lower() == "fortnight" else 1
+        d = _weekday(said, _WEEKDAYS.index(m["day_wk"].lower()), 1) + timedelta(weeks=weeks)
+        return f"on {m['day_wk'].capitalize()} {day_text(d)}", d.isoformat()
     if m["dby"]:
         return _day(said - timedelta(days=2))
     if m["after"]:
