@@ -1047,6 +1047,37 @@ def test_a_korean_remark_on_a_named_suggestion_is_not_the_visitors():
     assert denver.when == "2024-03-18"
 
 
+@pytest.mark.parametrize(("text", "slot", "statement"), [
+    ("my daughter kylie came up from geelong with the kids", "family.daughter.kylie", "Their daughter is called Kylie"),
+    ("big news while im here. brett our son rang easter sunday", "family.son.brett", "Their son is called Brett"),
+    ("other thing, grandson jacko turns 6 tuesday week", "family.grandson.jacko", "Their grandson is called Jacko"),
+    ("skip is our dog, kelpie cross, 9 this year", "pet.skip", "Has a dog named Skip"),
+    ("me and me mate robbo went out to the lake thursday", "people.robbo", "Their mate is called Robbo"),
+])
+def test_names_texted_in_small_letters_beside_a_relation_are_their_people(text, slot, statement):
+    assert any(f.key == slot and f.statement == statement for f in extract(text, WED))
+
+
+@pytest.mark.parametrize("text", ["my daughter put you on here, said you can help with the phone",
+                                  "the deposit nearly killed me but my dad lent me the money",
+                                  "also paid my dad back the deposit money",
+                                  "uncle callum 😭 i am not ready"])  # a verb, a particle, a title: no name
+def test_a_word_texted_small_beside_a_relation_that_is_no_name_makes_no_person(text):
+    assert not [f for f in extract(text, WED) if f.key.split(".")[0] in ("family", "people", "pet")]
+
+
+def test_news_of_their_people_texted_small_is_theirs_and_a_name_opening_the_message_is_whom_they_text():
+    [moving] = told(extract("kylie and dean are moving to ballarat!! dean's a paramedic", WED, theirs=["Kylie"]))
+    assert "ballarat" in moving.statement
+    [kids] = told(extract("kylies got the 2 kids, mia who's 8 and jacko", WED, theirs=["Kylie"]))
+    assert "mia" in kids.statement
+    [birthday] = told(extract("mo its lorraines birthday saturday and im cooking for once", WED))
+    assert not birthday.statement.lower().startswith("mo")
+    # what they were just offered is no one they text ("chilli i can do")
+    [chilli] = told(extract("chilli i can do, i'll do a big batch tomorrow", WED, previous="A chilli freezes well."))
+    assert chilli.statement.lower().startswith("chilli")
+
+
 def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():
     """Older texters leave the marks out: a question in ~냐, or a statement's ending, ends a sentence."""
     found = told(extract("영희네 고양이는 잘있냐 나는 어제 시장에서 새 자전거 샀다 빨간색으로", WED))

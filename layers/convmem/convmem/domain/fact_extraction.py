@@ -268,6 +268,38 @@ _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youn
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?(" + _PETS + r")" + _NAMED)  # "my corn snake Custard"
 _NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b"
                                r"|\b([A-Z][a-z]+) is (?:my|our)\s+(?:[a-z]+\s+){0,3}?(" + _PETS + r")\b")
+# Texted all in small letters ("my daughter kylie", "grandson jacko turns 6", "brett our son rang",
+# "me mate robbo", "skip is our dog"): a word beside a relation or a pet is a name when it is no
+# word of speech (_NOT_A_NAME) and no verb's form.
+_SMALL_RELATIONS = _RELATIONS + "|grandson|granddaughter|stepson|stepdaughter|mate|missus|hubby"
+_SMALL_NAME = r"([a-z][a-z'-]{2,})"
+_ADJECTIVES = r"(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|best)\s+)?"
+_SMALL_RELATION_RE = re.compile(r"(?:\b(?:my|our|me)\s+" + _ADJECTIVES + r"(" + _SMALL_RELATIONS + r")"
+                                # (without "my", only whom no one else would call so: "uncle callum" is a title)
+                                r"|(?:^|[.!?,:;]\s*|\band\s+)(husband|wife|hubby|missus|grandson|granddaughter))\s+"
+                                + _SMALL_NAME + r"\b(?!')"
+                                r"|(?:^|[.!?,:;]\s*)" + _SMALL_NAME + r",?\s+(?:is\s+)?(?:my|our)\s+" + _ADJECTIVES
+                                + r"(" + _SMALL_RELATIONS + "|" + _PETS + r")\b")
+_NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset(
+    "and but or so then too also just still always never now here there who that what when where all both "
+    "put said says let set cut hit had has got gets was were did does can will would could should must might "
+    "came come went goes rang ring told tells made makes took takes keeps lives works reckons thinks wants needs "
+    "loves likes hates says sent gave bought paid lent rang sat slept woke fed hung meant threw "
+    "back home out over off up down away again later today yesterday tomorrow tonight".split())
+
+
+# A small word opening a message before "i" or "its" ("mo its lorraines birthday saturday", "mo im a
+# grandad again"): whom they text, when it is no word of speech, no interjection and no verb's form.
+_SMALL_VOCATIVE = re.compile(r"^\s*([a-z]{2,8})\s+(?=(?:i|im|ive|i'm|i've|its|it's)\s)")
+_INTERJECTIONS = frozenset("yeah yep yup yes nah no well ok okay hey hi hello sorry tbh lol lmao omg ugh ha haha hmm oh ah aw "
+                           "anyway right plus cos coz wow damn shit bloody".split())
+
+
+def _small_name(word: str) -> bool:
+    """Whether a word texted small beside a relation may be its name: not a word of speech, nor a verb's form."""
+    return word not in _NOT_A_NAME and not re.search(r"(?:ed|ing|ly|s)$", word)
+
+
 _WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
 _STUDY_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:study(?:ing)?|major(?:ing)?\s+in|majored\s+in)\s+([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|at|in|since)\b|[.,!?;]|$)", re.IGNORECASE)
 _AGE_RE = re.compile(r"\bI(?:'m| am| just turned| turned)\s+(\d{1,3})(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|days|weeks|months|%|km|miles|times))")
@@ -416,15 +448,29 @@ def about_other_party(text: str) -> bool:
     return bool(_OTHER_PARTY.search(text))
 
 
+def _relation_fact(relation: str, name: str) -> FactCandidate:
+    key = f"family.{relation}.{name.replace('.', '')}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
+                                                          "roommate", "neighbor", "neighbour", "mentor", "teacher", "mate"} else f"people.{name.replace('.', '')}"
+    return FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}")
+
+
 def _slot_people(text: str) -> list[FactCandidate]:
     out = []
     for m in _RELATION_RE.finditer(text):
         relation, name = " ".join(m.group(1).lower().split()), m.group(2)
         if name in _PLACEHOLDER_NAMES:
             continue
-        key = f"family.{relation}.{name.replace('.', '')}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
-                                                              "roommate", "neighbor", "neighbour", "mentor", "teacher"} else f"people.{name.replace('.', '')}"
-        out.append(FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}"))
+        out.append(_relation_fact(relation, name))
+    if not re.search(r"\b[A-Z][a-z]+\b(?<!\bI)", text[1:]):  # texted small, names too
+        for m in _SMALL_RELATION_RE.finditer(text):
+            relation, name = (m.group(1) or m.group(2), m.group(3)) if m.group(3) else (m.group(5), m.group(4))
+            if not _small_name(name):
+                continue
+            name = name.capitalize()
+            if relation in _PETS.split("|"):
+                out.append(FactCandidate(key=normalise_key(f"pet.{name}"), value=f"{relation} {name}", statement=f"Has a {relation} named {name}"))
+            else:
+                out.append(_relation_fact(relation, name))
     pets = [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
     pets += [(m.group(2) or m.group(4), m.group(1) or m.group(3)) for m in _NAME_THEN_PET_RE.finditer(text)]
     for kind, name in pets:
@@ -610,8 +656,11 @@ def _promise(sentence: str) -> bool:
 
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
     """Whether the sentence is about one of ``theirs`` by name: it opens with the name (or its
-    news does, after a colon or a comma: "Big news: Pemberton woke up")."""
-    return any(m.group(1).casefold() in theirs for m in _OPENING_NAME.finditer(sentence))
+    news does, after a colon or a comma: "Big news: Pemberton woke up"); texted small too ("kylie and
+    dean are moving", "kylies got the 2 kids")."""
+    small = re.match(r"([a-z][a-z'-]+)\b", sentence)
+    return (any(m.group(1).casefold() in theirs for m in _OPENING_NAME.finditer(sentence))
+            or (small is not None and re.sub(r"'?s$", "", small.group(1)) in theirs | {n + "s" for n in theirs}))
 
 
 def _topic(words: list[str]) -> str:
@@ -973,8 +1022,12 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     with (``asked_of_them``); nothing else of it is ever taken as the visitor's. ``theirs``: the
     names of the people and pets in their life already known (their slot facts); news of one of
     them, or of one this message introduces ("my sister Harriet"), is part of their world."""
-    if not (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?"):  # (after a question, a bare word answers it)
+    if not (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?"):  # whom they speak to (after a question, a bare word answers it)
         text = _KO_VOCATIVE.sub("", text)
+        called = _SMALL_VOCATIVE.match(text)
+        if (called and called.group(1) not in _INTERJECTIONS and _small_name(called.group(1))
+                and called.group(1) not in (previous or "").casefold()):  # ("chilli i can do": what they were offered)
+            text = text[called.end():]
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
