@@ -284,7 +284,7 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
     "and but or so then too also just still always never now here there who that what when where all both "
     "put said says let set cut hit had has got gets was were did does can will would could should must might "
     "came come went goes rang ring told tells made makes took takes keeps lives works reckons thinks wants needs "
-    "loves likes hates says sent gave bought paid lent rang sat slept woke fed hung meant threw "
+    "loves likes hates sent gave bought paid lent sat slept woke fed hung meant threw "
     "back home out over off up down away again later today yesterday tomorrow tonight".split())
 
 
@@ -449,6 +449,7 @@ def about_other_party(text: str) -> bool:
 
 
 def _relation_fact(relation: str, name: str) -> FactCandidate:
+    """One of their people by what they are to the visitor: family, or a friend or colleague by name."""
     key = f"family.{relation}.{name.replace('.', '')}" if relation not in {"friend", "best friend", "colleague", "coworker", "boss",
                                                           "roommate", "neighbor", "neighbour", "mentor", "teacher", "mate"} else f"people.{name.replace('.', '')}"
     return FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}")
@@ -1026,7 +1027,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
         text = _KO_VOCATIVE.sub("", text)
         called = _SMALL_VOCATIVE.match(text)
         if (called and called.group(1) not in _INTERJECTIONS and _small_name(called.group(1))
-                and called.group(1) not in (previous or "").casefold()):  # ("chilli i can do": what they were offered)
+                and called.group(1) not in re.findall(r"[a-z]+", (previous or "").casefold())):  # ("chilli i can do": offered)
             text = text[called.end():]
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
