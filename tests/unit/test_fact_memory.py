@@ -1078,6 +1078,21 @@ def test_news_of_their_people_texted_small_is_theirs_and_a_name_opening_the_mess
     assert chilli.statement.lower().startswith("chilli")
 
 
+def test_a_message_opening_on_news_tells_of_their_world_and_the_lead_alone_is_no_fact():
+    found = told(extract("got news. kylie and dean are moving to ballarat!! dean's a paramedic", WED))
+    assert found and all("got news" not in f.statement.lower() for f in found)
+    assert any("ballarat" in f.statement for f in found) and any("paramedic" in f.statement for f in found)
+    [aunt] = told(extract("Big news, I'm an aunt!", WED))  # a lead that tells the news keeps it
+    assert "aunt" in aunt.statement
+    assert told(extract("kylie and dean are moving to ballarat", WED)) == []  # without the lead: whose, unknown
+
+
+def test_what_they_got_asked_in_few_words_is_answered_by_what_follows():
+    [van] = told(extract("2016 jayco journey, 19 foot, off a retired couple out at buninyong.", WED,
+                         previous="Congratulations! Tell me everything, what did you get?"))
+    assert van.statement.startswith("Asked what did they get: 2016 jayco journey")
+
+
 def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():
     """Older texters leave the marks out: a question in ~냐, or a statement's ending, ends a sentence."""
     found = told(extract("영희네 고양이는 잘있냐 나는 어제 시장에서 새 자전거 샀다 빨간색으로", WED))

@@ -362,6 +362,17 @@ _HOW_ASKS = re.compile("^" + _HOW, re.IGNORECASE)
 _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morning|bye))\b[^A-Za-z]*(?:[A-Z]\w+\b[^A-Za-z]*)?)?"
                     r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
+_NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
+                        r"more|exciting|huge|family)\s+news|guess what)\b", re.IGNORECASE)
+
+
+def _news_lead_only(sentence: str) -> bool:
+    """Whether a sentence only announces news ("got news", "bad news mo", "big news while im here"),
+    not tells it ("Big news, I'm an aunt!")."""
+    lead = _NEWS_LEAD.match(sentence)
+    return lead is not None and re.fullmatch(r"\W*(?:(?:while|first|there)\b.*|\w+)?\W*", sentence[lead.end():]) is not None
+
+
 # A word to whom they speak, a sentence or a clause of its own ("thanks juniper x", "sorry mum",
 # "hi Mina"): it tells nothing, and the name is the listener's. (Not "night" or "morning": "night
 # shift", "morning swim" are things they do.)
@@ -599,6 +610,7 @@ _KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근�
 
 
 _ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|model|make|one)|where\b|when\b|"
+                         r"what\s+(?:did|will|have)\s+you\s+(?:get|buy|pick|choose|go for|end up with|name|call)\b|"
                          r"how (?:much|many|long|old|far|often)\b", re.IGNORECASE)
 
 
@@ -862,6 +874,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
+    # A message opening on news of theirs ("got news. kylie and dean are moving to ballarat!!", "Big
+    # news: ...") tells of their world in every sentence that is not about the other party.
+    news_of_theirs = bool(_NEWS_LEAD.match(text))
     answering = asked is not None  # the next sentence they say answers the question
     sentences = _SENTENCE.split(_dictated(text, theirs | others))
     for n, raw in enumerate(sentences):
@@ -869,8 +884,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
-        if sentence and _VOCATIVE.fullmatch(sentence):
-            sentence = None  # "Thanks, Mina!": whom they speak to, before the answer
+        if sentence and (_VOCATIVE.fullmatch(sentence) or (n == 0 and _news_lead_only(sentence))):
+            sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
         answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence or _REQUEST.search(sentence):
             last = held = None
@@ -896,7 +911,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
-            or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs))
+            or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs)
             and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
         if korean and own:
             sentence, resolved = _KO_LAUGH_OPENS.sub("", sentence).lstrip(), _KO_LAUGH_OPENS.sub("", resolved).lstrip()
