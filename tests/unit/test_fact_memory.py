@@ -203,6 +203,11 @@ def test_next_month_in_december_is_january_of_the_next_year():
     assert fact_dates.resolve("next month", datetime(2024, 12, 20, tzinfo=UTC)) == ("in January 2025", "2025-01")
 
 
+def test_days_opening_a_sentence_as_a_list_or_a_habit_are_no_one_day():
+    assert fact_dates.resolve("Monday, Wednesday and Friday I swim", WED)[1] is None
+    assert fact_dates.resolve("Monday is my day off", WED)[1] is None
+
+
 def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_weekday_is():
     assert fact_dates.resolve("this Friday we have a party", WED) == ("on Friday 15 March 2024 we have a party", "2024-03-15")
     assert fact_dates.resolve("I went hiking this Monday", WED)[1] == "2024-03-11"
@@ -242,6 +247,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("I'm driving up there Friday.", "on Friday 15 March 2024", "2024-03-15"),
     ("On Tuesday I followed a whole story in Spanish", "on Tuesday 12 March 2024", "2024-03-12"),
     ("This Saturday. I'm giving a speech", "on Saturday 16 March 2024", "2024-03-16"),
+    ("we picked it up thursday arvo", "on Thursday 7 March 2024 arvo", "2024-03-07"),  # arvo: the afternoon
+    # ... and one opening a sentence before a comma or its subject
+    ("well monday, the labour day holiday, we got that wind", "on Monday 11 March 2024, the labour day", "2024-03-11"),
+    ("Monday i start the new job", "on Monday 18 March 2024 i start", "2024-03-18"),
     # texting writes a month next to its day small, and a weekday before a date is that date's
     ("my first day back is now monday 4th november", "monday 4 November 2024", "2024-11-04"),
     ("signed up for the bristol 10k next may", "in May 2024", "2024-05"),  # next May, last September

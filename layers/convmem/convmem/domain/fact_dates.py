@@ -308,8 +308,12 @@ _EN_PARTIAL = re.compile(
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|and|at|so|but)\b)))"
-    r"(?P<wd>" + _WEEKDAY_NAMES + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights)\b)(?!['\u2019]s\b)"
+    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but)\b))"
+    # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
+    # holiday, we got that wind", "Monday we drove up"; not a list of days: "Monday, Wednesday and Friday")
+    r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
+    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:i|we|he|she|they|my|our|me and)\b)))"
+    r"(?P<wd>" + _WEEKDAY_NAMES + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
