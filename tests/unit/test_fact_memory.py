@@ -6,7 +6,7 @@ Every sentence here is the project's own."""
 from __future__ import annotations
 
 import itertools
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
@@ -203,6 +203,24 @@ def test_next_month_in_december_is_january_of_the_next_year():
     assert fact_dates.resolve("next month", datetime(2024, 12, 20, tzinfo=UTC)) == ("in January 2025", "2025-01")
 
 
+def test_a_holiday_by_name_is_its_day_the_nearer_one_unless_the_words_say_which():
+    apr = datetime(2024, 4, 9, 20, 0, tzinfo=UTC)
+    assert fact_dates.easter(2024) == date(2024, 3, 31) and fact_dates.easter(2025) == date(2025, 4, 20)
+    assert fact_dates.resolve("brett our son rang easter sunday", apr) == (
+        "brett our son rang Easter Sunday (31 March 2024)", "2024-03-31")
+    assert fact_dates.resolve("Mum's cast came off on easter monday", apr)[1] == "2024-04-01"
+    assert fact_dates.resolve("pulled the pin just before christmas", apr)[1] == "2023-12-25"  # the nearer
+    assert fact_dates.resolve("got it for my ps5 for christmas", datetime(2025, 1, 2, tzinfo=UTC))[1] == "2024-12-25"
+    assert fact_dates.resolve("maybe visit Brazil at Christmas", apr)[1] == "2024-12-25"  # a plan: the coming one
+    assert fact_dates.resolve("It was Good Friday.", WED)[1] == "2023-04-07"  # a past verb: gone by (and no weekday)
+    assert fact_dates.resolve("last christmas we went to Perth", datetime(2024, 11, 2, tzinfo=UTC))[1] == "2023-12-25"
+    assert fact_dates.resolve("half a bottle of shiraz from christmas, will that do", apr)[1] == "2023-12-25"
+    # named for it, a greeting or a likeness is no day
+    for text in ("I bought a christmas tree", "Happy Easter to you!", "he'll think it's Christmas", "the easter holidays"):
+        assert fact_dates.resolve(text, apr)[1] is None, text
+    assert told(extract("and christmas. we're doing it at ours this year, the whole mob", apr))[0].statement.startswith("We're doing")
+
+
 def test_days_opening_a_sentence_as_a_list_or_a_habit_are_no_one_day():
     assert fact_dates.resolve("Monday, Wednesday and Friday I swim", WED)[1] is None
     assert fact_dates.resolve("Monday is my day off", WED)[1] is None
@@ -274,7 +292,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
 
 @pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
                                   "the next may be harder", "I signed up for next March 2025's race",
-                                  "we do yoga every Friday.", "It was Good Friday.", "practice nurse, monday to friday",
+                                  "we do yoga every Friday.", "practice nurse, monday to friday",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

@@ -296,7 +296,19 @@ _WEEKDAY_NAMES = "|".join([*(w.capitalize() for w in _WEEKDAYS), *_WEEKDAYS])
 _MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)])  # next to a day, texting writes it small ("4th november")
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
                         "till", "by", "before", "after", "next", "last", "and", "or")
+# Holidays by name: a day of the year (Easter's moves), past or coming as the tense decides.
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "xmas": (12, 25),
+             "boxing day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31), "hogmanay": (12, 31),
+             "new year's day": (1, 1), "new years day": (1, 1), "valentine's day": (2, 14), "valentines day": (2, 14),
+             "halloween": (10, 31), "good friday": (-2, 0), "easter sunday": (0, 0), "easter": (0, 0), "easter monday": (1, 0)}
+_HOLIDAY_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
+# (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
+_HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
+            # (not what is named for it: "christmas tree", "the easter holidays", "the work christmas do")
+            + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
+            r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)")
 _EN_PARTIAL = re.compile(
+    _HOLIDAY + r"|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
@@ -351,15 +363,20 @@ _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|
                          r"|['\u2019](?:re|m)\b", re.IGNORECASE)  # (not a possessive's: "went to Dan's on saturday")
 
 
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the clause holding ``text[start:end]`` begins and ends."""
+    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    after = _CLAUSE_END.search(text, end)
+    return before[-1] if before else 0, after.start() if after else len(text)
+
+
 def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
     "theyre eight on the 2nd of may"), else the way the date before it in the text went
     (``earlier``: "start june 3rd... wait no june 10th"), else the tense of the whole text, else
     of the question it answers (``asked``: "the babies came?" - "On Friday!")."""
-    before = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
-    after = _CLAUSE_END.search(text, end)
-    lo, hi = before[-1] if before else 0, after.start() if after else len(text)
+    lo, hi = _clause(text, start, end)
     marks = sorted([*((m.start(), False) for m in _FUTURE_EN.finditer(text, lo, hi)),
                     *((m.start(), False) for m in _PRESENT_EN.finditer(text, lo, hi)),
                     *((i, True) for i in _past_at(text, lo, hi))], key=lambda mark: (mark[0], not mark[1]))
@@ -402,6 +419,40 @@ def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
         if (d <= said) if past else (d >= said):
             return d
     return None
+
+
+_ONLY_A_HOLIDAY = re.compile(r"\W*(?:(?:and|now|so|then|ok|okay|right)\s+)*(?:" + _HOLIDAY_NAMES + r")\W*", re.IGNORECASE)
+
+
+def only_a_holiday(sentence: str) -> bool:
+    """Whether a sentence only names a holiday ("and christmas.", "now Christmas."): a topic opened, no fact."""
+    return _ONLY_A_HOLIDAY.fullmatch(sentence) is not None
+
+
+def easter(year: int) -> date:
+    """Easter Sunday of ``year`` (Gregorian; the anonymous algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    h = (19 * a + b - b // 4 - (b - (b + 8) // 25 + 1) // 3 + 15) % 30
+    moon = (32 + 2 * (b % 4) + 2 * (c // 4) - h - c % 4) % 7
+    shift = (a + 11 * h + 22 * moon) // 451
+    return date(year, (h + moon - 7 * shift + 114) // 31, (h + moon - 7 * shift + 114) % 31 + 1)
+
+
+# What makes a holiday the coming one: a plan or a wish ("maybe visit Brazil at Christmas", "book my
+# flights for Christmas", "wants to visit the class at Halloween").
+_HOLIDAY_AHEAD = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan|maybe|might|hope|hoping|want|wants|would|"
+                            r"book|booked|booking|until|till)\b", re.IGNORECASE)
+
+
+def _holiday(name: str, said: date, past: bool | None) -> tuple[str, str]:
+    """A holiday's day: the one gone by (``past``), the coming one (False), or the nearer (None):
+    a holiday is far apart from its next, so "got it for my ps5 for christmas" on 2 January and
+    "we're at my mum's for christmas day" in November each mean the nearer one, whatever the tense."""
+    month, day = _HOLIDAYS[name]
+    on = ((lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day)))
+    days = [on(year) for year in (said.year - 1, said.year, said.year + 1)]
+    found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
+    return f"{name.title().replace(chr(39) + 'S', chr(39) + 's')} ({day_text(found)})", found.isoformat()
 
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
@@ -452,9 +503,18 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
             after = None if korean else _AFTER_PREPOSITION.search(text, 0, m.start())
             since = after is not None and after.group(1).lower() == "since"
+            gone = since or (after is not None and after.group(1).lower() == "from")  # (a holiday's leftovers)
             past = since or (_past(text, korean) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked))
-            found = _resolve_partial(m, said, past, korean)
+            if not korean and m["hol"]:
+                rel = (m["hrel"] or "").strip().lower()
+                clause = text[slice(*_clause(text, m.start(), m.end()))]
+                # a past verb of its own says the one gone by ("It was Good Friday"; not texting's "were", we're)
+                done = any(not clause[i:].lower().startswith("were") for i in _past_at(clause))
+                found = _holiday(m["hol"].lower(), said, rel == "last" if rel else True if gone
+                                 else False if _HOLIDAY_AHEAD.search(text) else True if done else None)
+            else:
+                found = _resolve_partial(m, said, past, korean)
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)

@@ -881,7 +881,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     sentences = _SENTENCE.split(_dictated(text, theirs | others))
     for n, raw in enumerate(sentences):
         line = raw.strip()
-        sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line)
+        sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
         if sentence and (_VOCATIVE.fullmatch(sentence) or (n == 0 and _news_lead_only(sentence))):
