@@ -1114,6 +1114,20 @@ def test_a_message_opening_on_news_tells_of_their_world_and_the_lead_alone_is_no
     assert told(extract("kylie and dean are moving to ballarat", WED)) == []  # without the lead: whose, unknown
 
 
+def test_asked_to_tell_about_someone_what_follows_is_their_answer():
+    [brett] = told(extract("hes 34, lives in perth, works fifo up in the pilbara as a diesel fitter.", WED,
+                           previous="Oh, congratulations! That's wonderful news. Tell me about Brett."))
+    assert brett.statement.startswith("Asked about Brett: Hes 34") and "diesel fitter" in brett.statement
+    assert asked_of_them("Tell me more about your new job!") == "about their new job"
+
+
+def test_a_small_name_opening_a_sentence_before_it_is_whom_they_text_not_a_word_of_speech():
+    [curry] = told(extract("dean dared me to try his green curry. mo it was unreal. hot but a good hot", WED))
+    assert " mo " not in f" {curry.statement.lower()} " and "unreal" in curry.statement
+    [job] = told(extract("tenerife is looking wobbly. if i get this job the money's tighter", WED))
+    assert "If they get this job" in job.statement
+
+
 def test_what_they_got_asked_in_few_words_is_answered_by_what_follows():
     [van] = told(extract("2016 jayco journey, 19 foot, off a retired couple out at buninyong.", WED,
                          previous="Congratulations! Tell me everything, what did you get?"))

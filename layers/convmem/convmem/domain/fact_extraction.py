@@ -285,12 +285,15 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
     "put said says let set cut hit had has got gets was were did does can will would could should must might "
     "came come went goes rang ring told tells made makes took takes keeps lives works reckons thinks wants needs "
     "loves likes hates sent gave bought paid lent sat slept woke fed hung meant threw "
-    "back home out over off up down away again later today yesterday tomorrow tonight".split())
+    "back home out over off up down away again later today yesterday tomorrow tonight "
+    "if unless though although whether once til till until since as after before because maybe "
+    "think thought guess reckon hope know knew mean wish bet suppose swear".split())
 
 
-# A small word opening a message before "i" or "its" ("mo its lorraines birthday saturday", "mo im a
-# grandad again"): whom they text, when it is no word of speech, no interjection and no verb's form.
-_SMALL_VOCATIVE = re.compile(r"^\s*([a-z]{2,8})\s+(?=(?:i|im|ive|i'm|i've|its|it's)\s)")
+# A small word opening a message, or a sentence in it, before "i" or "it" ("mo its lorraines birthday
+# saturday", "mo im a grandad again", "... dared me to try his green curry. mo it was unreal"): whom
+# they text, when it is no word of speech, no interjection and no verb's form.
+_SMALL_VOCATIVE = re.compile(r"(?:^|(?<=[.!?]\s))\s*([a-z]{2,8})\s+(?=(?:i|im|ive|i'm|i've|it|its|it's)\s)")
 _INTERJECTIONS = frozenset("yeah yep yup yes nah no well ok okay hey hi hello sorry tbh lol lmao omg ugh ha haha hmm oh ah aw "
                            "anyway right plus cos coz wow damn shit bloody".split())
 
@@ -614,6 +617,12 @@ _ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|mode
                          r"how (?:much|many|long|old|far|often)\b", re.IGNORECASE)
 
 
+# The other party asking to be told, at the end of their message ("Tell me about Brett.", "Tell me
+# more about your new job!").
+_TELL_ME = re.compile(r"\b(?i:tell|talk)\s+(?i:me|us)\s+(?:(?i:a bit|a little|more|all|everything)\s+)?(?i:about)\s+"
+                      r"([^.!?]{2,40}?)[.!]*$")
+
+
 def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) -> str | None:
     """The other party's question that ``previous`` ends with, when it asks about the visitor, in
     the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
@@ -622,6 +631,12 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     if not previous:
         return None
     questions = _questions(previous)
+    told = _TELL_ME.search(previous.strip())
+    if told and not questions:  # "Tell me about Brett.": asked as well as a question would
+        about = told.group(1)
+        for pattern, repl in _TO_THEM:
+            about = pattern.sub(repl, about)
+        return f"about {about}"
     if not questions:
         return None
     question = _TEXTING_YOU.sub(lambda m: "your" if m.group(0).lower() == "ur" else "you", questions[-1])  # "what u up to?"
@@ -1040,10 +1055,9 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, or of one this message introduces ("my sister Harriet"), is part of their world."""
     if not (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?"):  # whom they speak to (after a question, a bare word answers it)
         text = _KO_VOCATIVE.sub("", text)
-        called = _SMALL_VOCATIVE.match(text)
-        if (called and called.group(1) not in _INTERJECTIONS and _small_name(called.group(1))
-                and called.group(1) not in re.findall(r"[a-z]+", (previous or "").casefold())):  # ("chilli i can do": offered)
-            text = text[called.end():]
+    heard = re.findall(r"[a-z]+", (previous or "").casefold())  # ("chilli i can do": what they were offered)
+    text = _SMALL_VOCATIVE.sub(lambda m: "" if (m.group(1) not in _INTERJECTIONS and _small_name(m.group(1)) and m.group(1) not in heard
+                                                and (m.start() > 0 or not (previous or "").rstrip().endswith("?"))) else m.group(0), text)
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
