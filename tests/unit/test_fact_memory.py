@@ -1136,6 +1136,10 @@ def test_what_they_got_asked_in_few_words_is_answered_by_what_follows():
 
 def test_korean_texted_without_marks_ends_a_sentence_at_its_ending():
     """Older texters leave the marks out: a question in ~냐, or a statement's ending, ends a sentence."""
+    # ... and hearsay ends one: what was heard of the listener's dog stays apart from the visitor's cat
+    [cat] = told(extract("아 콩이 ㅠ 강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 일주일은 침대 밑에서 안나올듯", WED,
+                         previous="나 위례 이사 끝났어 근데 콩이가 새집 적응 못해서 밤마다 짖어 ㅠ"))
+    assert cat.statement.startswith("보리는 나 이사가면") and "콩이" not in cat.statement
     found = told(extract("영희네 고양이는 잘있냐 나는 어제 시장에서 새 자전거 샀다 빨간색으로", WED))
     assert [f.when for f in found] == ["2024-03-12"] and "자전거" in found[0].statement and "고양이" not in found[0].statement
     assert told(extract("순자 허리는 좀 어떠냐", WED)) == []  # ~냐 asks, question word or not
