@@ -222,6 +222,7 @@ def test_a_holiday_by_name_is_its_day_the_nearer_one_unless_the_words_say_which(
 
 
 def test_days_opening_a_sentence_as_a_list_or_a_habit_are_no_one_day():
+    assert fact_dates.resolve("the 2nd time i went", WED)[1] is None  # an ordinal, no day
     assert fact_dates.resolve("Monday, Wednesday and Friday I swim", WED)[1] is None
     assert fact_dates.resolve("Monday is my day off", WED)[1] is None
 
@@ -266,6 +267,11 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("On Tuesday I followed a whole story in Spanish", "on Tuesday 12 March 2024", "2024-03-12"),
     ("This Saturday. I'm giving a speech", "on Saturday 16 March 2024", "2024-03-16"),
     ("we picked it up thursday arvo", "on Thursday 7 March 2024 arvo", "2024-03-07"),  # arvo: the afternoon
+    ("found out thursday during 6th period", "on Thursday 7 March 2024 during", "2024-03-07"),
+    # a day of the month alone: this month's or the next (the last), as the tense says
+    ("ok happy news prom is the 26th!!", "prom is 26 March 2024", "2024-03-26"),
+    ("the op is on the 10th", "on 10 April 2024", "2024-04-10"),
+    ("my test was on the 3rd", "on 3 March 2024", "2024-03-03"),
     # ... and one opening a sentence before a comma or its subject
     ("well monday, the labour day holiday, we got that wind", "on Monday 11 March 2024, the labour day", "2024-03-11"),
     ("Monday i start the new job", "on Monday 18 March 2024 i start", "2024-03-18"),

@@ -8,6 +8,7 @@ as "May 2023", a year as "2023": unambiguous for a reader and for a model in any
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -309,6 +310,9 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?P<hrel>(?i:l
             r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)")
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
+    # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
+    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince)\s+)(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
+    r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
@@ -320,7 +324,7 @@ _EN_PARTIAL = re.compile(
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but)\b))"
+    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when)\b))"
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up"; not a list of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
@@ -456,6 +460,15 @@ def _holiday(name: str, said: date, past: bool | None) -> tuple[str, str]:
 
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
+    if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
+        nth = int(re.sub(r"\D", "", m["dn"]))
+        for k in (0, -1, -2) if past else (0, 1, 2):
+            year, month = divmod(said.year * 12 + said.month - 1 + k, 12)
+            if nth <= calendar.monthrange(year, month + 1)[1]:
+                d = date(year, month + 1, nth)
+                if (d <= said) if past else (d >= said):
+                    return f"{m['dlead']}{day_text(d)}", d.isoformat()
+        return None
     if m["wd"]:
         weekday = _KO_WEEKDAYS.index(m["wd"]) if korean else _WEEKDAYS.index(m["wd"].lower())  # "on tuesday" too
         d = _weekday(said, weekday, -1 if past else 1)
