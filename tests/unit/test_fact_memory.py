@@ -1132,6 +1132,13 @@ def test_a_small_name_opening_a_sentence_before_it_is_whom_they_text_not_a_word_
     assert " mo " not in f" {curry.statement.lower()} " and "unreal" in curry.statement
     [job] = told(extract("tenerife is looking wobbly. if i get this job the money's tighter", WED))
     assert "If they get this job" in job.statement
+    # ... before a capital I too, or shouted in capitals; not an interjection in capitals
+    [dictating] = told(extract("juno I'm dictating so sorry about the mess, hands in dough", WED))
+    assert not dictating.statement.lower().startswith("juno")
+    [college] = told(extract("TAYO I GOT INTO OHIO STATE", WED))
+    assert college.statement.startswith("They GOT INTO OHIO STATE")
+    [yay] = told(extract("OMG I GOT INTO OHIO STATE", WED))
+    assert "OHIO STATE" in yay.statement
 
 
 def test_what_they_got_asked_in_few_words_is_answered_by_what_follows():

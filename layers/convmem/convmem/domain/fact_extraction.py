@@ -293,11 +293,12 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
 
 
 # A small word opening a message, or a sentence in it, before "i" or "it" ("mo its lorraines birthday
-# saturday", "mo im a grandad again", "... dared me to try his green curry. mo it was unreal"): whom
-# they text, when it is no word of speech, no interjection and no verb's form.
-_SMALL_VOCATIVE = re.compile(r"(?:^|(?<=[.!?]\s))\s*([a-z]{2,8})\s+(?=(?:i|im|ive|i'm|i've|it|its|it's)\s)")
+# saturday", "mo im a grandad again", "... dared me to try his green curry. mo it was unreal"), or one
+# in capitals ("TAYO I GOT INTO OHIO STATE"): whom they text, when it is no word of speech, no
+# interjection and no verb's form.
+_SMALL_VOCATIVE = re.compile(r"(?:^|(?<=[.!?]\s))\s*([a-z]{2,8}|[A-Z]{2,8})\s+(?=(?i:i|im|ive|i'm|i've|it|its|it's)\s)")
 _INTERJECTIONS = frozenset("yeah yep yup yes nah no well ok okay hey hi hello sorry tbh lol lmao omg ugh ha haha hmm oh ah aw "
-                           "anyway right plus cos coz wow damn shit bloody".split())
+                           "anyway right plus cos coz wow damn shit bloody yay omfg wtf".split())
 
 
 def _small_name(word: str) -> bool:
@@ -1058,7 +1059,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     if not (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?"):  # whom they speak to (after a question, a bare word answers it)
         text = _KO_VOCATIVE.sub("", text)
     heard = re.findall(r"[a-z]+", (previous or "").casefold())  # ("chilli i can do": what they were offered)
-    text = _SMALL_VOCATIVE.sub(lambda m: "" if (m.group(1) not in _INTERJECTIONS and _small_name(m.group(1)) and m.group(1) not in heard
+    text = _SMALL_VOCATIVE.sub(lambda m: "" if (m.group(1).lower() not in _INTERJECTIONS and _small_name(m.group(1).lower())
+                                                and m.group(1).lower() not in heard
                                                 and (m.start() > 0 or not (previous or "").rstrip().endswith("?"))) else m.group(0), text)
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
