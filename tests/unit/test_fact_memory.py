@@ -515,6 +515,17 @@ def test_family_called_by_what_they_are_to_the_visitor_is_their_world_and_the_ne
     assert tam.statement.startswith("Gaffer's called tam")
 
 
+def test_korean_news_then_hearsay_after_laughter_keeps_the_news_and_what_they_will_do_is_no_hearsay():
+    [order] = told(extract("방금 고민하다 LG 12인용 프리스탠딩으로 주문해버렸어요 ㅋㅋㅋ 설치는 다음주 화요일이래요", WED))
+    assert "LG 12인용" in order.statement and "설치" not in order.statement
+    [result] = told(extract("갑상선 결과 어제 나왔는데 양성이래요 ㅎㅎ 6개월 뒤에 초음파만 다시 보재요", WED))
+    assert "양성" in result.statement  # what they were told where they went stays theirs
+    [gift] = told(extract("다은이가 향 좋아하니까 디퓨저로 할래요", WED))  # -ㄹ래요: what they will do
+    assert "디퓨저" in gift.statement
+    [asked] = told(extract("남동생 준호는 그냥 돈으로 달래요 ㅋㅋ 걔는 곧 군대 간대요", WED))  # 달래요: hearsay
+    assert "군대" in asked.statement
+
+
 def test_korean_hearsay_is_not_what_they_tell():
     assert told(extract("지훈 씨 원래 노래 잘하잖아 ㅋㅋ 합창단 연습 엄청 힘들다던데", WED)) == []
     assert told(extract("합창단 연습이 엄청 힘들대요", WED)) == []

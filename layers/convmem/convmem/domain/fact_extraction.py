@@ -176,7 +176,8 @@ def _ending_in(final: int) -> str:
 _FINAL_N = _ending_in(4)  # 한, 건, 좋은
 _FINAL_L = _ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
-_HEARSAY_ENDINGS = r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|래요|카더라|카던데|칸다|카네"  # 카더라: 경상도
+_HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
+                    r"|카더라|카던데|칸다|카네")  # 카더라: 경상도
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|잖아|잖아요|아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
@@ -540,6 +541,12 @@ _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|�
                               r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$")  # and so does ~ㄹ까
 
 
+def _heard_where_they_went(sentence: str) -> bool:
+    """Whether Korean hearsay is what the visitor was told of their own ("내과 갔더니 역류성 식도염이래요",
+    "결과 나왔는데 양성이래요") or of their family's: theirs, not someone else's news."""
+    return bool(_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or _KO_WENT_AND.search(sentence)))
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
@@ -548,14 +555,17 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     parts = [p for p in _CLAUSE.split(sentence)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
-            and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence))):
+            and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence)
+                 # (or news of theirs, then hearsay: "LG 12인용으로 주문해버렸어요 ㅋㅋㅋ 설치는 다음주 화요일이래요")
+                 or (_KO_HEARSAY.search(sentence) and not _KO_REACTION.search(_KO_LAUGH.split(sentence)[0])))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
         # 뛰었겠다 ㅋㅋ 나도 캣타워 샀어"): the reaction, a question or a request on either side goes. (A
         # sentence that ends as a reaction or a question stays whole, and is dropped whole: a side of it
         # alone is not theirs: "우와 제빵사 도현의 소금빵 ㅋㅋ 택배 돼?"; but an answer to their question
         # is theirs: "생일 다음 주 아님?" - "ㅇㅇ 다음 주 목요일 ㅋㅋ 기억하네".)
+        # (What they were told where they went stays theirs: "결과 어제 나왔는데 양성이래요 ㅎㅎ 6개월 뒤에 ...")
         parts = [q for p in parts for q in _KO_LAUGH.split(p)
-                 if q and not (_KO_REACTION.search(q) or _KO_ASKS_UNMARKED.search(q) or _REQUEST.search(q))]
+                 if q and not ((_KO_REACTION.search(q) and not _heard_where_they_went(q)) or _KO_ASKS_UNMARKED.search(q) or _REQUEST.search(q))]
         # ... and "me too" after it says what came before was of the other party's world ("두부 돼냥이 ㅋㅋ
         # 다이어트 사료 먹여 ㅋㅋ 나도 살 빼야 되는데"), unless it answers their question about the visitor.
         too = next((i for i, q in enumerate(parts) if i and _KO_ME_TOO.match(q)), None)
