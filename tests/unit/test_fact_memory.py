@@ -524,6 +524,9 @@ def test_korean_news_then_hearsay_after_laughter_keeps_the_news_and_what_they_wi
     assert "디퓨저" in gift.statement
     [asked] = told(extract("남동생 준호는 그냥 돈으로 달래요 ㅋㅋ 걔는 곧 군대 간대요", WED))  # 달래요: hearsay
     assert "군대" in asked.statement
+    # what something is ends a sentence texted without a mark, so a promise after it takes nothing with it
+    [dog] = told(extract("아 보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요!", WED))
+    assert "말티즈" in dog.statement
 
 
 def test_korean_hearsay_is_not_what_they_tell():

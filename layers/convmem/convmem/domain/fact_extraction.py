@@ -220,8 +220,9 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
                        # present ending ("침넘어간다 영흥도까정", "병원 갔다 오늘"), not a noun's 다 (바다, 보다)
                        r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
-                       # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ...")
-                       r"|(?<=[다라]더라)\s+(?=[가-힣])"
+                       # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ..."), or after
+                       # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
+                       r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
