@@ -177,6 +177,7 @@ def test_one_message_adds_a_bounded_number_of_facts_who_they_are_first():
     ("I went to the dentist yesterday", "on 12 March 2024", "2024-03-12"),
     ("I ran 10 km two days ago", "on 11 March 2024", "2024-03-11"),
     ("the day before yesterday we baked bread", "on 11 March 2024", "2024-03-11"),
+    ("Papa's surgery is day after tomorrow", "is on 15 March 2024", "2024-03-15"),  # (Indian English: no "the")
     ("last Friday I met Sora", "on Friday 8 March 2024", "2024-03-08"),
     ("next Monday I start the new job", "on Monday 18 March 2024", "2024-03-18"),
     ("we moved flats last week", "the week before 13 March 2024", "2024-W10"),

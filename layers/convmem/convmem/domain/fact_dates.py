@@ -100,7 +100,7 @@ _EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:" + _EN_NTH + r"(?P<dby>the day before yesterday)|(?P<after>the day after (?:tomorrow|tmrw|tmr|tmw|2morrow))"
+    r"\b(?:" + _EN_NTH + r"(?P<dby>(?:the )?day before yesterday)|(?P<after>(?:the )?day after (?:tomorrow|tmrw|tmr|tmw|2morrow))"
     r"|(?P<yesterday>yesterday|yday|last night|last nite)"
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday": weeks from a day
     r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>today|tomorrow|tmrw|(?:on\s+)?(?P<wk_day>"
