@@ -226,7 +226,7 @@ def test_keyboard_enter_shift_enter_typing_indicator_and_live_region(stack: Any,
     box.fill("not now")
     box.press("Enter")
     shots(page, "01-typing")
-    for _ in range(50):  # the route handler runs when the driver next hears from the browser
+    for _ in range(200):  # the route handler runs when the driver next hears from the browser (slow when loaded)
         if held:
             break
         page.wait_for_timeout(100)
