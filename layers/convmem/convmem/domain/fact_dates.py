@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import re
+import string
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -456,7 +457,7 @@ def _holiday(name: str, said: date, past: bool | None) -> tuple[str, str]:
     on = ((lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day)))
     days = [on(year) for year in (said.year - 1, said.year, said.year + 1)]
     found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
-    return f"{name.title().replace(chr(39) + 'S', chr(39) + 's')} ({day_text(found)})", found.isoformat()
+    return f"{string.capwords(name)} ({day_text(found)})", found.isoformat()
 
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:

@@ -481,17 +481,17 @@ def _slot_people(text: str) -> list[FactCandidate]:
         if name in _PLACEHOLDER_NAMES:
             continue
         out.append(_relation_fact(relation, name))
+    pets = []
     if not re.search(r"\b[A-Z][a-z]+\b(?<!\bI)", text[1:]):  # texted small, names too
         for m in _SMALL_RELATION_RE.finditer(text):
             relation, name = (m.group(1) or m.group(2), m.group(3)) if m.group(3) else (m.group(5), m.group(4))
             if not _small_name(name):
                 continue
-            name = name.capitalize()
             if relation in _PETS.split("|"):
-                out.append(FactCandidate(key=normalise_key(f"pet.{name}"), value=f"{relation} {name}", statement=f"Has a {relation} named {name}"))
+                pets.append((relation, name.capitalize()))
             else:
-                out.append(_relation_fact(relation, name))
-    pets = [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
+                out.append(_relation_fact(relation, name.capitalize()))
+    pets += [(m.group(1), m.group(2)) for m in _PET_RE.finditer(text)]
     pets += [(m.group(2) or m.group(4), m.group(1) or m.group(3)) for m in _NAME_THEN_PET_RE.finditer(text)]
     for kind, name in pets:
         if name not in _PLACEHOLDER_NAMES:
@@ -702,7 +702,7 @@ def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
     dean are moving", "kylies got the 2 kids")."""
     small = re.match(r"([a-z][a-z'-]+)\b", sentence)
     return (any(m.group(1).casefold() in theirs for m in _OPENING_NAME.finditer(sentence))
-            or (small is not None and re.sub(r"'?s$", "", small.group(1)) in theirs | {n + "s" for n in theirs}))
+            or (small is not None and re.sub(r"'?s$", "", small.group(1)) in theirs))
 
 
 def _topic(words: list[str]) -> str:
@@ -936,7 +936,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                    not (_KO_REACTION.search(sentence) or (_KO_LAUGH_OPENS.match(sentence) and when is None)
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
-               or (_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or (_KO_WENT_AND.search(sentence) and not someone_else)))
+               or (_heard_where_they_went(sentence) and (_KO_KIN.search(sentence) or not someone_else))
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
@@ -1059,6 +1059,24 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
     return out
 
 
+def _without_address(text: str, previous: str | None) -> str:
+    """``text`` without the name it opens on to whom they speak (``_KO_VOCATIVE``, ``_SMALL_VOCATIVE``).
+    Not a word the other party just said ("chilli i can do": what they were offered), and not the
+    message's first word after their question: a bare word answers it ("목표 있어?" - "일본어!")."""
+    after_question = (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?")
+    if not after_question:
+        text = _KO_VOCATIVE.sub("", text)
+    heard = re.findall(r"[a-z]+", (previous or "").casefold())
+
+    def unless_a_word(m: re.Match[str]) -> str:
+        word = m.group(1).lower()
+        addressed = (word not in _INTERJECTIONS and _small_name(word) and word not in heard
+                     and (m.start() > 0 or not after_question))
+        return "" if addressed else m.group(0)
+
+    return _SMALL_VOCATIVE.sub(unless_a_word, text)
+
+
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
             theirs: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
@@ -1067,12 +1085,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     with (``asked_of_them``); nothing else of it is ever taken as the visitor's. ``theirs``: the
     names of the people and pets in their life already known (their slot facts); news of one of
     them, or of one this message introduces ("my sister Harriet"), is part of their world."""
-    if not (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?"):  # whom they speak to (after a question, a bare word answers it)
-        text = _KO_VOCATIVE.sub("", text)
-    heard = re.findall(r"[a-z]+", (previous or "").casefold())  # ("chilli i can do": what they were offered)
-    text = _SMALL_VOCATIVE.sub(lambda m: "" if (m.group(1).lower() not in _INTERJECTIONS and _small_name(m.group(1).lower())
-                                                and m.group(1).lower() not in heard
-                                                and (m.start() > 0 or not (previous or "").rstrip().endswith("?"))) else m.group(0), text)
+    text = _without_address(text, previous)
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
