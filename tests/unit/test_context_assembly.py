@@ -170,6 +170,20 @@ def test_relevance_matches_korean_particles_and_english_plurals():
     assert rank("집에서 뭐 해?", ["학교 숙제 끝", "집이 너무 추워"])[0] == 1
 
 
+def test_a_korean_verb_meets_its_other_forms_but_a_root_many_facts_share_matches_nothing():
+    from convmem.domain.relevance import bm25_scores, rank
+
+    # 쓰나요 / 써서, 삼킨 / 삼켜, 파는 / 팔기엔, 탔나 / 탔으니: the forms share no two syllables
+    filler = ["주말에 등산 다녀왔어요", "동생이 이사했어요", "회사 근처에 카페가 생겼어요", "고양이가 아파요"] * 6
+    assert rank("연구실에서 어떤 프로그램을 쓰나요?", [*filler, "저희 랩은 다 EndNote 써서 바꾸기 어려워요"])[0] == len(filler)
+    assert rank("단추가 삼킨 물건은?", [*filler, "양말 한 짝을 통째로 삼켜 버렸어요"])[0] == len(filler)
+    assert rank("가게에서 파는 제품은?", [*filler, "향초만 팔기엔 심심해서 디퓨저도 만들어"])[0] == len(filler)
+    assert rank("전에 타던 차는 얼마나 탔나?", [*filler, "아반떼는 10년 탔으니 보내줘야지"])[0] == len(filler)
+    # 했어요 / 하는: a root in most facts says nothing of any one
+    common = ["요가 했어요", "공부 했어요", "청소 했어요", "빨래 했어요"] * 6
+    assert bm25_scores("뭐 하는 중이야?", common) == [0.0] * len(common)
+
+
 def test_what_a_contraction_leaves_after_its_apostrophe_matches_nothing():
     from convmem.domain.relevance import bm25_scores
 

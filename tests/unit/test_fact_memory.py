@@ -647,6 +647,9 @@ def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, tex
     ("무슨 자전거?", "무슨 자전거"),  # Korean: a question word, nobody named
     ("너 요즘 뭐 해?", "너 요즘 뭐 해"),  # put to them
     ("제주도는 어땠어?", None),  # how they found it: their opinion
+    ("아버님 건강검진은 받으셨어요?", "아버님 건강검진은 받으셨어요"),  # a yes/no question honouring whom it asks after
+    ("한밭수목원 산책은 어떠세요?", None),  # what the asker suggests
+    ("어 이제 괜찮아 첫 출근 언제야?", "어 이제 괜찮아 첫 출근 언제야"),  # 괜찮아 before it asks no opinion
     ("나 어제 뭐 했게?", None),  # the asker's own day
 ])
 def test_only_a_question_about_the_visitor_frames_their_answer(previous, asked):
@@ -660,6 +663,10 @@ def test_an_answer_to_a_question_naming_nobody_is_theirs_with_what_it_answers():
     assert "16 March 2024" in fact.statement and fact.when == "2024-03-16"
     [fact] = told(extract("초록색 미니벨로야. 한강 따라서 병원까지 삼십 분 걸려.", WED, previous="무슨 자전거?"))
     assert fact.statement.startswith("무슨 자전거? 초록색 미니벨로야")
+    # "Yes" alone says nothing: what it answers carries it, so "건강검진" finds it later
+    [fact] = told(extract("네, 지난주에 받으셨어요. 당화혈색소가 6.1이라 당뇨 전단계래요.", WED,
+                          previous="아버님 건강검진은 받으셨어요?"))
+    assert fact.statement.startswith("아버님 건강검진은 받으셨어요? 네, 2024년 3월 4일부터 한 주에 받으셨어요")
 
 
 def test_how_was_something_of_theirs_frames_the_answer_and_a_question_about_someone_else_or_their_opinion_does_not():
@@ -840,6 +847,9 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     assert fact_dates.resolve("두 달 후에 이사해", WED)[1] == "2024-05"
     assert fact_dates.resolve("후배가 왔어", WED)[1] is None
     assert fact_dates.resolve("결혼식을 일주일 뒤로 옮겨달래요", WED)[1] is None  # a shift by a week, no date
+    # a weekday so many weeks on is that day of that week, not the count of days and then a weekday
+    assert fact_dates.resolve("2주 뒤 토요일에 김장하러 가요", WED) == ("2024년 3월 30일에 김장하러 가요", "2024-03-30")
+    assert fact_dates.resolve("2주 뒤에 발표회가 있어요", WED)[1] == "2024-03-27"
 
 
 @pytest.mark.parametrize(("previous", "text", "needle"), [

@@ -125,6 +125,8 @@ _EN = re.compile(
 _KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번"
 _KO = re.compile(
     _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
+    # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
+    r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAYS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
     r"|(?:(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|주일|달|개월|년)|(?P<span>" + "|".join(_KO_SPANS) + r"))"
     r"\s*(?P<ago>전|뒤|후)(?!로\s*(?:옮기|옮겨|옮겼|미루|미뤄|미뤘|미룬|연기|밀))"  # (일주일 뒤로 옮겨: a shift, no date)
@@ -269,6 +271,10 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _year(said, -1 if m["lastyear"] else 1)
     if m["lastmonth"] or m["nextmonth"]:
         return _month(said, -1 if m["lastmonth"] else 1)
+    if m["wago"]:
+        n = int(m["wn"]) if m["wn"].isdigit() else _KO_NUMBERS.get(m["wn"], 1)
+        monday = said - timedelta(days=said.weekday()) + timedelta(weeks=(-n if m["wago"] == "전" else n))
+        return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wnday"])))
     if m["ago"]:
         direction = -1 if m["ago"] == "전" else 1
         if m["span"]:

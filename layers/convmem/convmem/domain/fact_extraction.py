@@ -607,7 +607,11 @@ _KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|니|니는
                      r"(?=\s|$|[?!.])")  # the listener, or the title they are called by ("행님 담배는 끊었나?")
 _KO_ASKS = re.compile(r"무슨|어떤|뭐|뭘|무엇|어디|언제|누구|몇|왜|어떻게")
 _KO_ASKER_OWN = re.compile(r"(?:^|\s)(?:나는|나도|내가|내|나|난|저는|저도|제가|저희|우리|우리는)(?=\s|$)")
-_KO_OPINION = re.compile(r"어땠|어때|좋았|재밌|재미있|괜찮")
+_KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|괜찮")
+# A yes/no question whose verb honours its subject ("건강검진은 받으셨어요?", "여행 준비는 다 되셨어요?")
+# asks after the listener or their elders (unless it names the asker's own: _KO_ASKER_OWN); the answer
+# ("네, 지난주에 받으셨어요") says nothing without it.
+_KO_HONOURS_LISTENER = re.compile(r"(?:셨|세요|세용|시나|시죠|시지|실래|시는|신가|시게|시고)")
 _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've\b", re.I), "they've"),
             (re.compile(r"\byou'd\b", re.I), "they'd"), (re.compile(r"\byou'll\b", re.I), "they'll"),
             (re.compile(r"\byourself\b", re.I), "themselves"), (re.compile(r"\byours\b", re.I), "theirs"),
@@ -655,8 +659,9 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
         return None
     question = _TEXTING_YOU.sub(lambda m: "your" if m.group(0).lower() == "ur" else "you", questions[-1])  # "what u up to?"
     if re.search(r"[가-힣]", question):
-        if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(question) or not (
-                _KO_YOU.search(question) or _KO_ASKS.search(question)):
+        predicate = question.rstrip("?!. ").rsplit(None, 1)[-1]  # (its last word: "어 이제 괜찮아 첫 출근 언제야?" asks no opinion)
+        if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(predicate) or not (
+                _KO_YOU.search(question) or _KO_ASKS.search(question) or _KO_HONOURS_LISTENER.search(predicate)):
             return None
         # what it asks after the last laughter before it ("오빠 물놀이 좋아하잖아요 ㅋㅋ 서윤이는 ...?"), without
         # its lead ("ㅋㅋㅋ 아 근데 너 생일 다음주 아님?" -> "너 생일 다음주 아님")

@@ -95,6 +95,36 @@ def _without_particle(word: str) -> tuple[str, ...]:
     return ()
 
 
+# A Korean verb meets its other forms by its root (쓰나요 / 써서 / 썼어, 삼킨 / 삼켜, 파는 / 팔기엔, 탔나 /
+# 탔으니): an ending is cut, then the stem's last syllable loses what the ending fused into it (the
+# past ㅆ, the ㄴ or ㄹ before a noun, ㄹ dropped before ㄴ) and its vowel contracted with 어/아 goes
+# back (ㅓ→ㅡ, ㅕ→ㅣ, ㅘ→ㅗ, ㅝ→ㅜ, ㅐ→ㅏ, ㅙ→ㅚ). A verb whose vowel is ㅓ or ㅕ itself is folded the same
+# way in every form, so its forms still meet; bigrams cannot, the forms share no two syllables.
+_KO_ENDINGS = tuple(sorted(set(
+    "었어요 았어요 였어요 었어 았어 였어 었다 았다 였다 어요 아요 여요 세요 습니다 는데요 는데 은데 니까 으니까 으니 "
+    "으면 면서 려고요 려고 려구 으려고 나요 냐 나 니 는 은 을 던 았던 었던 고 기엔 기는 기도 기 게 지 지만 어서 아서 서 다 더라 도록 "
+    "자 죠 요 어 아".split()), key=len, reverse=True))
+_KO_BASE_VOWEL = {4: 18, 6: 20, 9: 8, 14: 13, 1: 0, 10: 11}  # (vowel indices of the Unicode Hangul block)
+_KO_FUSED_FINAL = frozenset({4, 8, 20})  # ㄴ ㄹ ㅆ
+
+
+ROOT_SHARE = 0.05
+
+
+def _ko_root(word: str) -> tuple[str, ...]:
+    """A Hangul word's verb root, marked so it meets only roots (none for another script)."""
+    if not _HANGUL.match(word):
+        return ()
+    stem = next((word[: -len(e)] for e in _KO_ENDINGS if len(word) > len(e) and word.endswith(e)), word)
+    code = ord(stem[-1]) - 0xAC00
+    lead, vowel, final = code // 588, (code % 588) // 28, code % 28
+    if final in _KO_FUSED_FINAL:
+        final = 0
+    if final == 0:
+        vowel = _KO_BASE_VOWEL.get(vowel, vowel)
+    return ("~" + stem[:-1] + chr(0xAC00 + lead * 588 + vowel * 28 + final),)
+
+
 def term_counts(text: str) -> Counter[str]:
     """The terms BM25 counts: ``Counter(terms(text))``, each distinct word stemmed once (a long
     document repeats its words), and also a hyphenated compound's parts, the word in full that
@@ -105,7 +135,7 @@ def term_counts(text: str) -> Counter[str]:
     for w, n in words.items():
         short = _KO_SHORT_RE.match(w)
         for form in (w, _KO_SHORT[short.group(0)]) if short else (w,):
-            for t in (stem(form), *_bigrams(form), *_without_particle(form)):
+            for t in (stem(form), *_bigrams(form), *_without_particle(form), *_ko_root(form)):
                 out[t] += n
         if "-" in w:  # a compound also counts its parts ("transgender-specific" meets "transgender")
             for part in w.split("-"):
@@ -121,9 +151,10 @@ _CACHED_MAX_CHARS = 600
 
 
 def _count(document: str) -> tuple[dict[str, int], int]:
-    """A document's term counts and length."""
+    """A document's term counts and length (a root is another view of a word already counted: not
+    in the length, so a document's other scores stay as they were)."""
     counts = term_counts(document)
-    return dict(counts), sum(counts.values())
+    return dict(counts), sum(n for t, n in counts.items() if t[0] != "~")
 
 
 _count_cached = lru_cache(maxsize=16384)(_count)
@@ -143,8 +174,8 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float 
     scores = [0.0] * n
     for t in term_counts(query):
         hits = [(i, d[t]) for i, (d, _) in enumerate(docs) if t in d]
-        if not hits:
-            continue
+        if not hits or (t[0] == "~" and len(hits) > ROOT_SHARE * n):
+            continue  # (a Korean root many documents share, 하 or 보, matches nothing in particular)
         idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
         for i, tf in hits:
             scores[i] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * docs[i][1] / avg))
