@@ -1124,11 +1124,23 @@ def test_a_word_texted_small_beside_a_relation_that_is_no_name_makes_no_person(t
     assert not [f for f in extract(text, WED) if f.key.split(".")[0] in ("family", "people", "pet")]
 
 
+def test_a_clause_after_an_emoji_that_opens_on_what_the_other_party_just_told_of_is_not_the_visitors():
+    previous = "First snow here! I finally bought a snowblower, didn't want to shovel the driveway again"
+    [trip] = told(extract("I'm off to Pune next week for the client visit 🥳 snowblower sounds like a luxury item bhai 😂",
+                          WED, previous=previous))
+    assert "Pune" in trip.statement and "snowblower" not in trip.statement
+    # without their snowblower just told of, the emoji ends nothing: one sentence of theirs
+    [own] = told(extract("I'm off to Pune next week 🥳 snowblower sounds like a plan for winter", WED))
+    assert "snowblower" in own.statement
+
+
 def test_news_of_their_people_texted_small_is_theirs_and_a_name_opening_the_message_is_whom_they_text():
     [moving] = told(extract("kylie and dean are moving to ballarat!! dean's a paramedic", WED, theirs=["Kylie"]))
     assert "ballarat" in moving.statement
     [kids] = told(extract("kylies got the 2 kids, mia who's 8 and jacko", WED, theirs=["Kylie"]))
     assert "mia" in kids.statement
+    [job] = told(extract("james got the job at the council", WED, theirs=["James"]))  # a name ending in s, as written
+    assert "council" in job.statement
     [birthday] = told(extract("mo its lorraines birthday saturday and im cooking for once", WED))
     assert not birthday.statement.lower().startswith("mo")
     # what they were just offered is no one they text ("chilli i can do")

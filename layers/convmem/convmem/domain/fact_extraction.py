@@ -229,6 +229,18 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
                        r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=[A-Z])")
 _EMOJI_END = re.compile(fact_dates.EMOJI + r"\ufe0f?$")
+# Texting also ends a clause with an emoji: one after it that opens on what the other party just
+# told of is a remark on their thing ("I will get cold just watching 🥶 snowblower sounds like some
+# gora luxury item" after "I finally bought a snowblower"), not more of the visitor's sentence.
+_EMOJI_THEN_WORD = re.compile(r"(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=([a-z]+)\b)")
+
+
+def _emoji_breaks(text: str, heard: frozenset[str]) -> str:
+    """``text`` with a sentence break (a new line) at each emoji ending a clause before a word of ``heard``."""
+    def cut(m: re.Match[str]) -> str:
+        clause = re.split(r"[.!?\n]", text[: m.start()])[-1]  # (an emoji after "!!" ends no clause of its own)
+        return "\n" if relevance.stem(m.group(1)) in heard and re.search(r"\w", clause) else m.group(0)
+    return _EMOJI_THEN_WORD.sub(cut, text)
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     # (not a name's first word: "Great North Run on Sunday"; and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
@@ -704,10 +716,10 @@ def _promise(sentence: str) -> bool:
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
     """Whether the sentence is about one of ``theirs`` by name: it opens with the name (or its
     news does, after a colon or a comma: "Big news: Pemberton woke up"); texted small too ("kylie and
-    dean are moving", "kylies got the 2 kids")."""
+    dean are moving", "kylies got the 2 kids", "james got the job")."""
     small = re.match(r"([a-z][a-z'-]+)\b", sentence)
     return (any(m.group(1).casefold() in theirs for m in _OPENING_NAME.finditer(sentence))
-            or (small is not None and re.sub(r"'?s$", "", small.group(1)) in theirs))
+            or (small is not None and (small.group(1) in theirs or re.sub(r"'?s$", "", small.group(1)) in theirs)))
 
 
 def _topic(words: list[str]) -> str:
@@ -912,7 +924,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # news: ...") tells of their world in every sentence that is not about the other party.
     news_of_theirs = bool(_NEWS_LEAD.match(text))
     answering = asked is not None  # the next sentence they say answers the question
-    sentences = _SENTENCE.split(_dictated(text, theirs | others))
+    sentences = _SENTENCE.split(_emoji_breaks(_dictated(text, theirs | others), heard))
     for n, raw in enumerate(sentences):
         line = raw.strip()
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
