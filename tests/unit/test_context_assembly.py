@@ -179,6 +179,7 @@ def test_a_korean_verb_meets_its_other_forms_but_a_root_many_facts_share_matches
     assert rank("단추가 삼킨 물건은?", [*filler, "양말 한 짝을 통째로 삼켜 버렸어요"])[0] == len(filler)
     assert rank("가게에서 파는 제품은?", [*filler, "향초만 팔기엔 심심해서 디퓨저도 만들어"])[0] == len(filler)
     assert rank("전에 타던 차는 얼마나 탔나?", [*filler, "아반떼는 10년 탔으니 보내줘야지"])[0] == len(filler)
+    assert rank("지난주에 뭐 샀어?", [*filler, "나 차 삼 ㅋㅋ 중고로"])[0] == len(filler)  # chat's 삼 for 샀어
     # 했어요 / 하는: a root in most facts says nothing of any one
     common = ["요가 했어요", "공부 했어요", "청소 했어요", "빨래 했어요"] * 6
     assert bm25_scores("뭐 하는 중이야?", common) == [0.0] * len(common)

@@ -6,6 +6,7 @@ Every sentence here is the project's own."""
 from __future__ import annotations
 
 import itertools
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -850,6 +851,7 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     # a weekday so many weeks on is that day of that week, not the count of days and then a weekday
     assert fact_dates.resolve("2주 뒤 토요일에 김장하러 가요", WED) == ("2024년 3월 30일에 김장하러 가요", "2024-03-30")
     assert fact_dates.resolve("2주 뒤에 발표회가 있어요", WED)[1] == "2024-03-27"
+    assert fact_dates.resolve("다음주 토욜에 가", WED)[1] == "2024-03-23"  # chat's 토욜 for 토요일
 
 
 @pytest.mark.parametrize(("previous", "text", "needle"), [
@@ -1122,6 +1124,33 @@ def test_names_texted_in_small_letters_beside_a_relation_are_their_people(text, 
                                   "uncle callum 😭 i am not ready"])  # a verb, a particle, a title: no name
 def test_a_word_texted_small_beside_a_relation_that_is_no_name_makes_no_person(text):
     assert not [f for f in extract(text, WED) if f.key.split(".")[0] in ("family", "people", "pet")]
+
+
+def test_how_a_message_is_cut_into_sentences_keeps_names_titles_lists_and_dates_whole():
+    # a title's full stop ends no sentence ("Sr. Armando"), a possessive opens on the name
+    [landlord] = told(extract("Mine here is ok, Sr. Armando, he is 80 and he fixed the shower himself", WED))
+    assert "Armando" in landlord.statement
+    [visa] = told(extract("Larissa's visa was approved the day before yesterday!!!", WED, theirs=["Larissa"]))
+    assert visa.when == "2024-03-11"
+    # a numbered list: each item its own sentence, without its number
+    found = told(extract("Two big news: 1) Larissa's visa came through yesterday!! 🎉🎉 2) I passed my probation!",
+                         WED, theirs=["Larissa"]))
+    assert any("visa" in f.statement for f in found) and any("probation" in f.statement for f in found)
+    assert not any(re.search(r"(?<!\d)\d\)", f.statement) for f in found)  # (not "(said 13 March 2024)")
+    # "!! on Friday" goes on with the sentence: bought on the Friday gone by, not the next one
+    [scooter] = told(extract("I bought the scooter!! on Friday. Honda PCX, used", WED))
+    assert scooter.when == "2024-03-08"
+    # an emoji alone between sentences breaks no thread ("🤞 Is in a sports clinic ...")
+    [interview] = told(extract("I have a job interview next Thursday!! 🤞 Is in a physio clinic in Sandyford.", WED))
+    assert "Sandyford" in interview.statement
+
+
+def test_laughter_in_other_languages_and_a_comparative_are_not_names_or_news():
+    # "kkkk" (Portuguese), like "haha", leads a reaction: the clause on the other party's Jonas is theirs
+    found = told(extract("Kkkk Jonas crying in the fado, I can imagine perfectly.", WED,
+                         previous="Jonas cried at a fado show in Porto and he still denies it."))
+    assert not any("Jonas" in f.statement for f in found)
+    assert not [f for f in extract("honestly he loves my dad more than me now", WED) if f.key.startswith("family.")]
 
 
 def test_a_clause_after_an_emoji_that_opens_on_what_the_other_party_just_told_of_is_not_the_visitors():

@@ -20,6 +20,13 @@ _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
                           "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 _KO_WEEKDAYS = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
+_KO_WEEKDAY_FORMS = [*_KO_WEEKDAYS, *(d[0] + "욜" for d in _KO_WEEKDAYS)]  # (chat writes 월욜, 토욜)
+
+
+def _ko_weekday(word: str) -> int:
+    """Monday 0 ... Sunday 6 of a Korean weekday, written out or as chat writes it (월욜)."""
+    return "월화수목금토일".index(word[0])
+
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
             "nine": 9, "ten": 10, "couple of": 2, "a couple of": 2}
 # Korean words for a span of days ("이틀 전", "보름 뒤"; 일주일 is a week)
@@ -95,7 +102,7 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1,
              "첫째": 1, "첫": 1, "둘째": 2, "셋째": 3, "넷째": 4, "마지막": -1}
 # The first / third / last week (or weekday) of a month: 다음 달 셋째 주 토요일, "the first Monday of next month".
 _KO_NTH = (r"(?P<nmonth>지난\s*달|다음\s*달|이번\s*달)\s*(?P<nth>첫째|첫|둘째|셋째|넷째|마지막)\s*주"
-           r"(?:\s*(?P<nwday>" + "|".join(_KO_WEEKDAYS) + r"))?|")
+           r"(?:\s*(?P<nwday>" + "|".join(_KO_WEEKDAY_FORMS) + r"))?|")
 _EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week|" + "|".join(_WEEKDAYS) + r")\s+"
            r"(?:of|in)\s+(?P<nmonth>last month|next month|this month)|")
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
@@ -126,13 +133,13 @@ _KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|�
 _KO = re.compile(
     _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
     # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
-    r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAYS) + r")"
+    r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
     r"|(?:(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|주일|달|개월|년)|(?P<span>" + "|".join(_KO_SPANS) + r"))"
     r"\s*(?P<ago>전|뒤|후)(?!로\s*(?:옮기|옮겨|옮겼|미루|미뤄|미뤘|미룬|연기|밀))"  # (일주일 뒤로 옮겨: a shift, no date)
-    r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAYS) + r")"
+    r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
-    + "|".join(_KO_WEEKDAYS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
+    + "|".join(_KO_WEEKDAY_FORMS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
 _KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0, "다다음": 2, "다음다음": 2, "지지난": -2, "지난지난": -2}
 _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
@@ -149,7 +156,7 @@ def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, st
         monday = day - timedelta(days=day.weekday())
         iso = monday.isocalendar()
         return f"the week of {day_text(monday)}", f"{iso[0]}-W{iso[1]:02d}"
-    wd = (_KO_WEEKDAYS if weekday in _KO_WEEKDAYS else _WEEKDAYS).index(weekday)
+    wd = _ko_weekday(weekday) if weekday in _KO_WEEKDAY_FORMS else _WEEKDAYS.index(weekday)
     d = first + timedelta(days=(wd - first.weekday()) % 7) + timedelta(weeks=n - 1) if n > 0 else (
         last - timedelta(days=(last.weekday() - wd) % 7))
     return _day(d) if d.month == m else None
@@ -274,7 +281,7 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["wago"]:
         n = int(m["wn"]) if m["wn"].isdigit() else _KO_NUMBERS.get(m["wn"], 1)
         monday = said - timedelta(days=said.weekday()) + timedelta(weeks=(-n if m["wago"] == "전" else n))
-        return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wnday"])))
+        return _day(monday + timedelta(days=_ko_weekday(m["wnday"])))
     if m["ago"]:
         direction = -1 if m["ago"] == "전" else 1
         if m["span"]:
@@ -285,13 +292,13 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _offset(said, "주" if m["unit"] == "주일" else m["unit"], direction * n)
     if m["wday"]:  # 다음 주 목요일: the Thursday of next week, not the next Thursday
         monday = said - timedelta(days=said.weekday()) + timedelta(weeks=_KO_DIRECTIONS[re.sub(r"\s", "", m["wrel"])])
-        return _day(monday + timedelta(days=_KO_WEEKDAYS.index(m["wday"])))
+        return _day(monday + timedelta(days=_ko_weekday(m["wday"])))
     direction = _KO_DIRECTIONS[re.sub(r"\s", "", m["rel"])]
     period = m["period"]
-    if period in _KO_WEEKDAYS:
+    if period in _KO_WEEKDAY_FORMS:
         if direction not in (-1, 1):
             return None
-        d = _weekday(said, _KO_WEEKDAYS.index(period), direction)
+        d = _weekday(said, _ko_weekday(period), direction)
         return f"on {period} {day_text(d)}", d.isoformat()
     return _period(said, _KO_PERIODS[period], direction)
 
@@ -341,7 +348,7 @@ _EN_PARTIAL = re.compile(
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
-                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAYS) + r")(?=에|자로|부터)"
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터)"
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)")  # ("화요일부터 토요일까지": every week, no one day)
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
@@ -477,7 +484,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
                     return f"{m['dlead']}{day_text(d)}", d.isoformat()
         return None
     if m["wd"]:
-        weekday = _KO_WEEKDAYS.index(m["wd"]) if korean else _WEEKDAYS.index(m["wd"].lower())  # "on tuesday" too
+        weekday = _ko_weekday(m["wd"]) if korean else _WEEKDAYS.index(m["wd"].lower())  # "on tuesday" too
         d = _weekday(said, weekday, -1 if past else 1)
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
     if korean:

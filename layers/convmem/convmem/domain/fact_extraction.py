@@ -214,7 +214,7 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭|무사히|부디)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen") does not end the sentence.
-_SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
+_SENTENCE = re.compile(r"(?<=[.!?。])(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bSr\.)(?<!\bSra\.)(?<!\bJr\.)(?<!\bProf\.)(?<!\bMt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
@@ -229,6 +229,10 @@ _SENTENCE = re.compile(r"(?<=[.!?。])(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr
                        # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
                        r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=[A-Z])")
 _EMOJI_END = re.compile(fact_dates.EMOJI + r"\ufe0f?$")
+# A numbered list in a message ("Two big news: 1) Larissa's visa was approved ... 2) I passed my
+# probation!"): each item is a sentence of its own, without its number.
+_ITEM = re.compile(r"\s+(?=\(?\d{1,2}\)\s)")
+_ITEM_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+")
 # Texting also ends a clause with an emoji: one after it that opens on what the other party just
 # told of is a remark on their thing ("I will get cold just watching 🥶 snowblower sounds like some
 # gora luxury item" after "I finally bought a snowblower"), not more of the visitor's sentence.
@@ -245,7 +249,7 @@ _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     # (not a name's first word: "Great North Run on Sunday"; and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
     r"^(?:[가-힣]{2,3}\s?(?:씨|님)(?:\s*,|(?=\s+(?:저|나|제가|내가|저는|나는|저희|우리)(?![가-힣])))\s*"
-    r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|lol|lmao|well|so|actually|honestly|obviously|apparently|seriously|totally|"
+    r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|k{3,}|(?:ja){2,}j?|(?:rs){2,}|lol|lmao|well|so|actually|honestly|obviously|apparently|seriously|totally|"
     r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|(?:cool|great|awesome|right|true|exactly)(?!\s+(?-i:[A-Z][a-z]))|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
@@ -303,7 +307,8 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
     "loves likes hates sent gave bought paid lent sat slept woke fed hung meant threw "
     "back home out over off up down away again later today yesterday tomorrow tonight "
     "if unless though although whether once til till until since as after before because maybe "
-    "think thought guess reckon hope know knew mean wish bet suppose swear".split())
+    "think thought guess reckon hope know knew mean wish bet suppose swear "
+    "more less much most many very really quite pretty rather even ever than only enough around".split())
 
 
 # A small word opening a message, or a sentence in it, before "i" or "it" ("mo its lorraines birthday
@@ -460,7 +465,8 @@ def _fragment(sentence: str) -> bool:
 _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
                          r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
 _CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
-_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?([A-Z][\w'-]+)(?:'s\b|\s)")
+# (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
+_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?([A-Z][\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -924,9 +930,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # news: ...") tells of their world in every sentence that is not about the other party.
     news_of_theirs = bool(_NEWS_LEAD.match(text))
     answering = asked is not None  # the next sentence they say answers the question
-    sentences = _SENTENCE.split(_emoji_breaks(_dictated(text, theirs | others), heard))
+    sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(text, theirs | others), heard))
+                 for s in _ITEM.split(part)]
     for n, raw in enumerate(sentences):
         line = raw.strip()
+        if not re.search(r"\w", line):
+            continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)

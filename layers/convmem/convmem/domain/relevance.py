@@ -96,16 +96,17 @@ def _without_particle(word: str) -> tuple[str, ...]:
 
 
 # A Korean verb meets its other forms by its root (쓰나요 / 써서 / 썼어, 삼킨 / 삼켜, 파는 / 팔기엔, 탔나 /
-# 탔으니): an ending is cut, then the stem's last syllable loses what the ending fused into it (the
-# past ㅆ, the ㄴ or ㄹ before a noun, ㄹ dropped before ㄴ) and its vowel contracted with 어/아 goes
-# back (ㅓ→ㅡ, ㅕ→ㅣ, ㅘ→ㅗ, ㅝ→ㅜ, ㅐ→ㅏ, ㅙ→ㅚ). A verb whose vowel is ㅓ or ㅕ itself is folded the same
-# way in every form, so its forms still meet; bigrams cannot, the forms share no two syllables.
+# 탔으니, 샀어 / chat's 삼): an ending is cut, then the stem's last syllable loses what the ending fused
+# into it (the past ㅆ, the ㄴ or ㄹ before a noun, ㄹ dropped before ㄴ, the ㅁ ending a chat sentence)
+# and its vowel contracted with 어/아 goes back (ㅓ→ㅡ, ㅕ→ㅣ, ㅘ→ㅗ, ㅝ→ㅜ, ㅐ→ㅏ, ㅙ→ㅚ). A verb whose
+# vowel is ㅓ or ㅕ itself is folded the same way in every form, so its forms still meet; bigrams cannot,
+# the forms share no two syllables.
 _KO_ENDINGS = tuple(sorted(set(
     "었어요 았어요 였어요 었어 았어 였어 었다 았다 였다 어요 아요 여요 세요 습니다 는데요 는데 은데 니까 으니까 으니 "
     "으면 면서 려고요 려고 려구 으려고 나요 냐 나 니 는 은 을 던 았던 었던 고 기엔 기는 기도 기 게 지 지만 어서 아서 서 다 더라 도록 "
     "자 죠 요 어 아".split()), key=len, reverse=True))
 _KO_BASE_VOWEL = {4: 18, 6: 20, 9: 8, 14: 13, 1: 0, 10: 11}  # (vowel indices of the Unicode Hangul block)
-_KO_FUSED_FINAL = frozenset({4, 8, 20})  # ㄴ ㄹ ㅆ
+_KO_FUSED_FINAL = frozenset({4, 8, 16, 20})  # ㄴ ㄹ ㅁ ㅆ
 
 
 ROOT_SHARE = 0.05
