@@ -213,8 +213,11 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 # and one for the listener's outing ("즐겁게 다녀와요", "잘 다녀오세요"), is an _OPINION, whoever it names.
 _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭|무사히|부디)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
-# A title's full stop ("Mrs. Chen") does not end the sentence.
-_SENTENCE = re.compile(r"(?<=[.!?。])(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)(?<!\bMrs\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bSr\.)(?<!\bSra\.)(?<!\bJr\.)(?<!\bProf\.)(?<!\bMt\.)\s+|\n+|(?<=[다요죠음])\.\s*"
+# A title's full stop ("Mrs. Chen", "Sr. Armando") does not end the sentence, nor does a mark before
+# the day it happened ("I bought the scooter!! on Friday").
+_NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
+               + r"(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
+_SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or

@@ -107,8 +107,8 @@ _KO_ENDINGS = tuple(sorted(set(
     "자 죠 요 어 아".split()), key=len, reverse=True))
 _KO_BASE_VOWEL = {4: 18, 6: 20, 9: 8, 14: 13, 1: 0, 10: 11}  # (vowel indices of the Unicode Hangul block)
 _KO_FUSED_FINAL = frozenset({4, 8, 16, 20})  # ㄴ ㄹ ㅁ ㅆ
-
-
+# A root in more than this share of the documents (하, 보) matches nothing in particular: it would
+# make nearly every fact a weak match, ahead of the facts recall fills by a second signal.
 ROOT_SHARE = 0.05
 
 
@@ -176,7 +176,7 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float 
     for t in term_counts(query):
         hits = [(i, d[t]) for i, (d, _) in enumerate(docs) if t in d]
         if not hits or (t[0] == "~" and len(hits) > ROOT_SHARE * n):
-            continue  # (a Korean root many documents share, 하 or 보, matches nothing in particular)
+            continue
         idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
         for i, tf in hits:
             scores[i] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * docs[i][1] / avg))
