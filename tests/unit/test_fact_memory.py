@@ -1158,6 +1158,10 @@ def test_a_clause_after_an_emoji_that_opens_on_what_the_other_party_just_told_of
     [trip] = told(extract("I'm off to Pune next week for the client visit 🥳 snowblower sounds like a luxury item bhai 😂",
                           WED, previous=previous))
     assert "Pune" in trip.statement and "snowblower" not in trip.statement
+    # ... also after pity for it ("😂 poor Kartoffel") and capitalised: their cat, the visitor's dog
+    [dog] = told(extract("The upside down wardrobe 😂 poor Kartoffel, when I moved house Paçoca lived under the sofa",
+                         WED, previous="We moved flats and Kartoffel hid in the wardrobe for two days"))
+    assert "Paçoca" in dog.statement and "Kartoffel" not in dog.statement
     # without their snowblower just told of, the emoji ends nothing: one sentence of theirs
     [own] = told(extract("I'm off to Pune next week 🥳 snowblower sounds like a plan for winter", WED))
     assert "snowblower" in own.statement

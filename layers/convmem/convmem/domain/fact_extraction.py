@@ -238,15 +238,16 @@ _ITEM = re.compile(r"\s+(?=\(?\d{1,2}\)\s)")
 _ITEM_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+")
 # Texting also ends a clause with an emoji: one after it that opens on what the other party just
 # told of is a remark on their thing ("I will get cold just watching 🥶 snowblower sounds like some
-# gora luxury item" after "I finally bought a snowblower"), not more of the visitor's sentence.
-_EMOJI_THEN_WORD = re.compile(r"(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=([a-z]+)\b)")
+# gora luxury item" after "I finally bought a snowblower", "the upside down wardrobe 😂 poor
+# Kartoffel, ..." after their cat's move), not more of the visitor's sentence.
+_EMOJI_THEN_WORD = re.compile(r"(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=(?:poor\s+|lucky\s+)?([A-Za-z]+)\b)")
 
 
 def _emoji_breaks(text: str, heard: frozenset[str]) -> str:
     """``text`` with a sentence break (a new line) at each emoji ending a clause before a word of ``heard``."""
     def cut(m: re.Match[str]) -> str:
         clause = re.split(r"[.!?\n]", text[: m.start()])[-1]  # (an emoji after "!!" ends no clause of its own)
-        return "\n" if relevance.stem(m.group(1)) in heard and re.search(r"\w", clause) else m.group(0)
+        return "\n" if relevance.stem(m.group(1).lower()) in heard and re.search(r"\w", clause) else m.group(0)
     return _EMOJI_THEN_WORD.sub(cut, text)
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
