@@ -255,6 +255,11 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("got my practical booked!! three weeks today", "on 3 April 2024", "2024-04-03"),  # weeks from a day
     ("we get the keys a week tomorrow", "on 21 March 2024", "2024-03-21"),
     ("callum starts a fortnight on saturday", "on 30 March 2024", "2024-03-30"),
+    # American: weeks from a day, and back from one ("a week ago Sunday": the Sunday before last)
+    ("the right eye is three weeks from tomorrow", "on 4 April 2024", "2024-04-04"),
+    ("my appt is a week from Tuesday", "on 26 March 2024", "2024-03-26"),
+    ("A week ago Sunday I went out the back door and fell", "on 3 March 2024", "2024-03-03"),
+    ("Two weeks ago today I found Biscuit straining", "on 28 February 2024", "2024-02-28"),
     # the tense nearest the date in its own clause decides, not a verb elsewhere in the sentence
     ("ive booked driving lessons 😬 first one is this thursday", "on Thursday 14 March 2024", "2024-03-14"),
     ("ive got to find something else theyre eight on the 2nd of may, sorted one handed", "2 May 2024", "2024-05-02"),
@@ -1143,6 +1148,23 @@ def test_how_a_message_is_cut_into_sentences_keeps_names_titles_lists_and_dates_
     # an emoji alone between sentences breaks no thread ("🤞 Is in a sports clinic ...")
     [interview] = told(extract("I have a job interview next Thursday!! 🤞 Is in a physio clinic in Sandyford.", WED))
     assert "Sandyford" in interview.statement
+
+
+def test_a_letter_to_an_assistant_its_salutation_thanks_and_requests_tell_nothing():
+    # "Dear Pip," opens the letter, not the answer; "and you were right" goes, the visit stays
+    [cat] = told(extract("Dear Pip,\n\nYes, Biscuit is my orange tabby, eleven years old.", WED,
+                         previous="Is this your first tablet?"))
+    assert "Pip" not in cat.statement and "Biscuit" in cat.statement
+    [visit] = told(extract("I saw Dr. Okafor last Tuesday and you were right, she said the cough was the lisinopril.", WED))
+    assert "Okafor" in visit.statement and visit.when == "2024-03-12"
+    # 하십시오체: a request, thanks, and the name a question was put to are no facts
+    assert told(extract("아리, 이번에는 일정 계산을 부탁드립니다.", WED)) == []
+    assert told(extract("아리, 그동안 축사부터 인사말까지 여러모로 고마웠습니다.", WED)) == []
+    [decision] = told(extract("가족을 위한 결정이니 붙잡을 수는 없습니다. 아리, 무엇부터 챙겨야 하겠습니까?", WED))
+    assert decision.statement.startswith("가족을 위한 결정이니") and "아리" not in decision.statement
+    # thanks ending a sentence goes, what came before it in the sentence stays
+    [feeding] = told(extract("지금은 밥 주는 건 서아가 더 잘해요 ㅋㅋ 아무튼 오늘 고마웠어요.", WED))
+    assert "서아" in feeding.statement and "고마웠" not in feeding.statement
 
 
 def test_laughter_in_other_languages_and_a_comparative_are_not_names_or_news():

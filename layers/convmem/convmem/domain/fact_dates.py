@@ -110,9 +110,12 @@ _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
     r"\b(?:" + _EN_NTH + r"(?P<dby>(?:the )?day before yesterday)|(?P<after>(?:the )?day after (?:tomorrow|tmrw|tmr|tmw|2morrow))"
     r"|(?P<yesterday>yesterday|yday|last night|last nite)"
-    # "a week tomorrow", "three weeks today", "a fortnight on Saturday": weeks from a day
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>today|tomorrow|tmrw|(?:on\s+)?(?P<wk_day>"
-    + "|".join(_WEEKDAYS) + r"))"
+    # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
+    # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)"
+    r"|from\s+now|(?:from\s+|on\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
+    # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today": to the day)
+    r"|(?P<ago_n>" + _N + r")\s+(?:weeks?|wks?)\s+ago\s+(?P<ago_from>today|yesterday|(?P<ago_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and the day first ("Tuesday week", "Thursday fortnight": a week or two after the coming one)
     r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
@@ -168,8 +171,13 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["wk_from"]:
         start = m["wk_from"].lower()
         base = (_weekday(said, _WEEKDAYS.index(m["wk_day"].lower()), 1) if m["wk_day"]
-                else said + timedelta(days=0 if start == "today" else 1))
+                else said + timedelta(days=0 if start.endswith(("today", "now")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
+    if m["ago_from"]:
+        start = m["ago_from"].lower()
+        base = (_weekday(said, _WEEKDAYS.index(m["ago_day"].lower()), -1) if m["ago_day"]
+                else said - timedelta(days=0 if start == "today" else 1))
+        return _day(base - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
     if m["day_wk"]:
         weeks = 2 if m["day_wk_n"].lower() == "fortnight" else 1
         d = _weekday(said, _WEEKDAYS.index(m["day_wk"].lower()), 1) + timedelta(weeks=weeks)

@@ -253,6 +253,8 @@ _CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
 _LEAD = re.compile(
     # (not a name's first word: "Great North Run on Sunday"; and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
     r"^(?:[가-힣]{2,3}\s?(?:씨|님)(?:\s*,|(?=\s+(?:저|나|제가|내가|저는|나는|저희|우리)(?![가-힣])))\s*"
+    # a letter's salutation ("Dear Pip,", "Good morning Pip,")
+    r"|(?:dear|good\s+(?:morning|afternoon|evening))(?:\s+(?-i:[A-Z][\w'-]*))?[,.!]"
     r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|k{3,}|(?:ja){2,}j?|(?:rs){2,}|lol|lmao|well|so|actually|honestly|obviously|apparently|seriously|totally|"
     r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|(?:cool|great|awesome|right|true|exactly)(?!\s+(?-i:[A-Z][a-z]))|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
@@ -360,7 +362,7 @@ _REQUEST = re.compile(
     r"|\b(?:good luck|hi|hello|love|hugs?|kisses|congrats|well done)\s+from\s+(?:me|us)\b"  # "tell them good luck from me"
     # (줘 ends a request wherever it stands: "박스 몇개 깔아줘 숨을데 있어야 적응함", "초안 써줘 짧게")
     r"|(?<=[가-힣])줘\s"
-    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|축하해|축하해요|축하드려요|축하드립니다"
+    r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|부탁드립니다|축하해|축하해요|축하드려요|축하드립니다"
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
     r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라)[.!?~^ㅋㅎㅠㅜ\s]*$"
@@ -445,6 +447,10 @@ _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|
 _KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|아까|방금|지금|이번|지난|다음|주말|근데|그런데|아니|그럼|그래서|그리고"
                           r"|그나저나|아무튼|암튼|사실|솔직히|드디어|결국|진짜|정말|일단|그냥|우와|대박)\W)"
                           r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])\s*[,.!~]+\s+(?=\S)")
+# A Korean clause that ends in thanks, in any form ("여러모로 고마웠습니다", "아무튼 오늘 고마웠어요"):
+# to the listener, it tells nothing of the visitor (what came before it in the sentence still may).
+_KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감사합|감사드)[가-힣]*[.!~^ㅎㅋㅠㅜ\s]*$")
+_KO_BARE_WORD = re.compile(r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])")
 MAX_WORDS = 60
 # A sentence with neither a subject nor a verb of its own ("A small blue one in Oakridge.",
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
@@ -570,12 +576,17 @@ def _heard_where_they_went(sentence: str) -> bool:
     return bool(_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or _KO_WENT_AND.search(sentence)))
 
 
+# "and you were right": a clause about the listener joined to one of the visitor's by "and" or
+# "but" ("I saw Dr. Okafor last Tuesday and you were right, she said ...") goes, and the visitor's stays.
+_AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)", re.IGNORECASE)
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
     (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them.
     ``answering``: the sentence answers the other party's question about the visitor."""
-    parts = [p for p in _CLAUSE.split(sentence)
+    parts = [p for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence)
@@ -600,9 +611,10 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
             and not _fragment(sentence)):
         parts = parts[1:]
     kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?") and not _RELAY.match(p)
+            and not _KO_THANKS.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
-    if not kept:
-        return None
+    if not kept or (len(parts) > 1 and kept == parts[:1] and _KO_BARE_WORD.fullmatch(kept[0].strip())):
+        return None  # (or only the name the question or request after it was put to: "아리, 무엇부터 챙겨야 합니까?")
     text = ", ".join(kept).strip(" ,")
     return text if text and not text.endswith("?") else None
 
