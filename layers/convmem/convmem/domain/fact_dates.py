@@ -114,8 +114,10 @@ _EN = re.compile(
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day
     r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)"
     r"|from\s+now|(?:from\s+|on\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
-    # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today": to the day)
-    r"|(?P<ago_n>" + _N + r")\s+(?:weeks?|wks?)\s+ago\s+(?P<ago_from>today|yesterday|(?P<ago_day>" + "|".join(_WEEKDAYS) + r"))"
+    # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
+    # ago yesterday": to the day)
+    r"|(?P<ago_n>" + _N + r")\s+(?:(?:weeks?|wks?)\s+ago\s+(?P<ago_day>" + "|".join(_WEEKDAYS) + r")"
+    r"|(?P<ago_unit>" + _UNIT + r")s?\s+ago\s+(?P<ago_from>today|yesterday))"
     # ... and the day first ("Tuesday week", "Thursday fortnight": a week or two after the coming one)
     r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
@@ -173,11 +175,15 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         base = (_weekday(said, _WEEKDAYS.index(m["wk_day"].lower()), 1) if m["wk_day"]
                 else said + timedelta(days=0 if start.endswith(("today", "now")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
+    if m["ago_day"]:
+        return _day(_weekday(said, _WEEKDAYS.index(m["ago_day"].lower()), -1) - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
     if m["ago_from"]:
-        start = m["ago_from"].lower()
-        base = (_weekday(said, _WEEKDAYS.index(m["ago_day"].lower()), -1) if m["ago_day"]
-                else said - timedelta(days=0 if start == "today" else 1))
-        return _day(base - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
+        base = said - timedelta(days=0 if m["ago_from"].lower() == "today" else 1)
+        unit, n = _counted(m["ago_n"], m["ago_unit"], 1)
+        if unit in ("month", "year"):  # the same day of that month (or the month's last, 31 March - 1 month)
+            y, mo = _add_months(base, -n * (12 if unit == "year" else 1))
+            return _day(date(y, mo, min(base.day, calendar.monthrange(y, mo)[1])))
+        return _day(base - timedelta(days=n * (7 if unit == "week" else 1)))
     if m["day_wk"]:
         weeks = 2 if m["day_wk_n"].lower() == "fortnight" else 1
         d = _weekday(said, _WEEKDAYS.index(m["day_wk"].lower()), 1) + timedelta(weeks=weeks)
