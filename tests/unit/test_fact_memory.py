@@ -262,6 +262,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("Two weeks ago today I found Biscuit straining", "on 28 February 2024", "2024-02-28"),
     ("Walt passed away four years ago yesterday", "on 12 March 2020", "2020-03-12"),
     ("we moved in a month ago today", "on 13 February 2024", "2024-02-13"),
+    ("we're booked to fly out the Friday before Christmas", "the Friday before Christmas (20 December 2024)", "2024-12-20"),
     # the tense nearest the date in its own clause decides, not a verb elsewhere in the sentence
     ("ive booked driving lessons 😬 first one is this thursday", "on Thursday 14 March 2024", "2024-03-14"),
     ("ive got to find something else theyre eight on the 2nd of may, sorted one handed", "2 May 2024", "2024-05-02"),

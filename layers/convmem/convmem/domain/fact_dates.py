@@ -332,7 +332,10 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              "halloween": (10, 31), "good friday": (-2, 0), "easter sunday": (0, 0), "easter": (0, 0), "easter monday": (1, 0)}
 _HOLIDAY_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
-_HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
+# ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
+_HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)"
+            r"(?:(?i:the)\s+(?P<hwd>(?i:" + "|".join(_WEEKDAYS) + r"))\s+(?P<hside>(?i:before|after))\s+)?"
+            r"(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
             # (not what is named for it: "christmas tree", "the easter holidays", "the work christmas do")
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
             r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)")
@@ -554,6 +557,11 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
                 done = any(not clause[i:].lower().startswith("were") for i in _past_at(clause))
                 found = _holiday(m["hol"].lower(), said, rel == "last" if rel else True if gone
                                  else False if _HOLIDAY_AHEAD.search(text) else True if done else None)
+                if m["hwd"]:  # the weekday before or after it
+                    d = _weekday(date.fromisoformat(found[1]), _WEEKDAYS.index(m["hwd"].lower()),
+                                 -1 if m["hside"].lower() == "before" else 1)
+                    found = (f"the {m['hwd'].capitalize()} {m['hside'].lower()} {string.capwords(m['hol'].lower())} "
+                             f"({day_text(d)})", d.isoformat())
             else:
                 found = _resolve_partial(m, said, past, korean)
             if found is not None:

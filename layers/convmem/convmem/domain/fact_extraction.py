@@ -356,7 +356,7 @@ _SUBJECT_DROPPED = re.compile(
 # A request to the agent ("Please change the address") or a wish for the other party ("Take care")
 # is what they want done, not who they are.
 _REQUEST = re.compile(
-    r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|have fun|enjoy|"
+    r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|greet|have fun|enjoy|"
     r"have a (?:lovely|good|nice|great|fab|brilliant|safe)|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
     r"|\b(?:good luck|hi|hello|love|hugs?|kisses|congrats|well done)\s+from\s+(?:me|us)\b"  # "tell them good luck from me"
