@@ -444,13 +444,13 @@ _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|
 # ... and in Korean, a bare word of two to four syllables opening the message before a mark ("누리, 저
 # 왔어요", "선생님! 드디어 운전면허 땄어요"): not a time or a turn of speech, not one that ends as a
 # verb, an adverb or a word with its particle, and not after their question ("목표 있어?" - "일본어!").
+_KO_BARE_WORD = re.compile(r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])")  # (no particle or ending)
 _KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|아까|방금|지금|이번|지난|다음|주말|근데|그런데|아니|그럼|그래서|그리고"
                           r"|그나저나|아무튼|암튼|사실|솔직히|드디어|결국|진짜|정말|일단|그냥|우와|대박)\W)"
-                          r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])\s*[,.!~]+\s+(?=\S)")
+                          + _KO_BARE_WORD.pattern + r"\s*[,.!~]+\s+(?=\S)")
 # A Korean clause that ends in thanks, in any form ("여러모로 고마웠습니다", "아무튼 오늘 고마웠어요"):
 # to the listener, it tells nothing of the visitor (what came before it in the sentence still may).
 _KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감사합|감사드)[가-힣]*[.!~^ㅎㅋㅠㅜ\s]*$")
-_KO_BARE_WORD = re.compile(r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])")
 MAX_WORDS = 60
 # A sentence with neither a subject nor a verb of its own ("A small blue one in Oakridge.",
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
