@@ -68,8 +68,13 @@ def _day(d: date, prep: str = "on ") -> tuple[str, str]:
     return prep + day_text(d), d.isoformat()
 
 
+def _day_of_week(said: date, weeks: int, weekday: int) -> date:
+    """That weekday (Monday 0) of the week ``weeks`` weeks from the one ``said`` is in."""
+    return said - timedelta(days=said.weekday()) + timedelta(weeks=weeks, days=weekday)
+
+
 def _week(said: date, offset: int) -> tuple[str, str]:
-    monday = said - timedelta(days=said.weekday()) + timedelta(weeks=offset)
+    monday = _day_of_week(said, offset, 0)
     iso = monday.isocalendar()
     text = {-1: f"the week before {day_text(said)}", 1: f"the week after {day_text(said)}"}.get(
         offset, f"the week of {day_text(monday)}")
@@ -275,6 +280,11 @@ def _ko_text(when: str, said: date) -> str:
     return f"{parts[0]}년"
 
 
+def _ko_count(raw: str) -> int:
+    """A Korean count in figures or words ("3", "두")."""
+    return int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
+
+
 def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["nth"]:
         return _nth(said, m["nmonth"], m["nth"], m["nwday"])
@@ -293,20 +303,16 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["lastmonth"] or m["nextmonth"]:
         return _month(said, -1 if m["lastmonth"] else 1)
     if m["wago"]:
-        n = int(m["wn"]) if m["wn"].isdigit() else _KO_NUMBERS.get(m["wn"], 1)
-        monday = said - timedelta(days=said.weekday()) + timedelta(weeks=(-n if m["wago"] == "전" else n))
-        return _day(monday + timedelta(days=_ko_weekday(m["wnday"])))
+        n = _ko_count(m["wn"])
+        return _day(_day_of_week(said, -n if m["wago"] == "전" else n, _ko_weekday(m["wnday"])))
     if m["ago"]:
         direction = -1 if m["ago"] == "전" else 1
         if m["span"]:
             days = _KO_SPANS[m["span"]]
             return _offset(said, "주", direction) if days == 7 else _day(said + timedelta(days=direction * days))
-        raw = m["n"]
-        n = int(raw) if raw.isdigit() else _KO_NUMBERS.get(raw, 1)
-        return _offset(said, "주" if m["unit"] == "주일" else m["unit"], direction * n)
+        return _offset(said, "주" if m["unit"] == "주일" else m["unit"], direction * _ko_count(m["n"]))
     if m["wday"]:  # 다음 주 목요일: the Thursday of next week, not the next Thursday
-        monday = said - timedelta(days=said.weekday()) + timedelta(weeks=_KO_DIRECTIONS[re.sub(r"\s", "", m["wrel"])])
-        return _day(monday + timedelta(days=_ko_weekday(m["wday"])))
+        return _day(_day_of_week(said, _KO_DIRECTIONS[re.sub(r"\s", "", m["wrel"])], _ko_weekday(m["wday"])))
     direction = _KO_DIRECTIONS[re.sub(r"\s", "", m["rel"])]
     period = m["period"]
     if period in _KO_WEEKDAY_FORMS:
@@ -479,24 +485,29 @@ _HOLIDAY_AHEAD = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan|maybe|m
                             r"book|booked|booking|until|till)\b", re.IGNORECASE)
 
 
-def _holiday(name: str, said: date, past: bool | None) -> tuple[str, str]:
+def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] | None = None) -> tuple[str, str]:
     """A holiday's day: the one gone by (``past``), the coming one (False), or the nearer (None):
     a holiday is far apart from its next, so "got it for my ps5 for christmas" on 2 January and
-    "we're at my mum's for christmas day" in November each mean the nearer one, whatever the tense."""
+    "we're at my mum's for christmas day" in November each mean the nearer one, whatever the tense.
+    ``beside``: a weekday and "before" or "after" ("the Friday before Christmas"): that day next to it."""
     month, day = _HOLIDAYS[name]
     on = ((lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day)))
     days = [on(year) for year in (said.year - 1, said.year, said.year + 1)]
     found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
-    return f"{string.capwords(name)} ({day_text(found)})", found.isoformat()
+    if beside is None:
+        return f"{string.capwords(name)} ({day_text(found)})", found.isoformat()
+    weekday, side = beside
+    d = _weekday(found, _WEEKDAYS.index(weekday), -1 if side == "before" else 1)
+    return f"the {weekday.capitalize()} {side} {string.capwords(name)} ({day_text(d)})", d.isoformat()
 
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         nth = int(re.sub(r"\D", "", m["dn"]))
         for k in (0, -1, -2) if past else (0, 1, 2):
-            year, month = divmod(said.year * 12 + said.month - 1 + k, 12)
-            if nth <= calendar.monthrange(year, month + 1)[1]:
-                d = date(year, month + 1, nth)
+            year, month = _add_months(said, k)
+            if nth <= calendar.monthrange(year, month)[1]:
+                d = date(year, month, nth)
                 if (d <= said) if past else (d >= said):
                     return f"{m['dlead']}{day_text(d)}", d.isoformat()
         return None
@@ -556,12 +567,8 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
                 # a past verb of its own says the one gone by ("It was Good Friday"; not texting's "were", we're)
                 done = any(not clause[i:].lower().startswith("were") for i in _past_at(clause))
                 found = _holiday(m["hol"].lower(), said, rel == "last" if rel else True if gone
-                                 else False if _HOLIDAY_AHEAD.search(text) else True if done else None)
-                if m["hwd"]:  # the weekday before or after it
-                    d = _weekday(date.fromisoformat(found[1]), _WEEKDAYS.index(m["hwd"].lower()),
-                                 -1 if m["hside"].lower() == "before" else 1)
-                    found = (f"the {m['hwd'].capitalize()} {m['hside'].lower()} {string.capwords(m['hol'].lower())} "
-                             f"({day_text(d)})", d.isoformat())
+                                 else False if _HOLIDAY_AHEAD.search(text) else True if done else None,
+                                 (m["hwd"].lower(), m["hside"].lower()) if m["hwd"] else None)
             else:
                 found = _resolve_partial(m, said, past, korean)
             if found is not None:

@@ -675,6 +675,13 @@ _TELL_ME = re.compile(r"\b(?i:tell|talk)\s+(?i:me|us)\s+(?:(?i:a bit|a little|mo
                       r"([^.!?]{2,40}?)[.!]*$")
 
 
+def _to_them(text: str) -> str:
+    """``text`` with "you" and "your" in the third person (``_TO_THEM``)."""
+    for pattern, repl in _TO_THEM:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) -> str | None:
     """The other party's question that ``previous`` ends with, when it asks about the visitor, in
     the third person ("What inspired you?" -> "what inspired them"); None otherwise (no question,
@@ -685,10 +692,7 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     questions = _questions(previous)
     told = _TELL_ME.search(previous.strip())
     if told and not questions:  # "Tell me about Brett.": asked as well as a question would
-        about = told.group(1)
-        for pattern, repl in _TO_THEM:
-            about = pattern.sub(repl, about)
-        return f"about {about}"
+        return f"about {_to_them(told.group(1))}"
     if not questions:
         return None
     question = _TEXTING_YOU.sub(lambda m: "your" if m.group(0).lower() == "ur" else "you", questions[-1])  # "what u up to?"
@@ -709,9 +713,7 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
     if not content and not _ASKS_WHICH.match(question):
         return None  # "How are you?", "What about you?" (but "what kind?" asks about what they just told)
-    text = _YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! ."))
-    for pattern, repl in _TO_THEM:
-        text = pattern.sub(repl, text)
+    text = _to_them(_YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! .")))
     return text.lower() if text.isupper() else text[:1].lower() + text[1:]
 
 

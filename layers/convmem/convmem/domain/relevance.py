@@ -110,6 +110,7 @@ _KO_FUSED_FINAL = frozenset({4, 8, 16, 20})  # ㄴ ㄹ ㅁ ㅆ
 # A root in more than this share of the documents (하, 보) matches nothing in particular: it would
 # make nearly every fact a weak match, ahead of the facts recall fills by a second signal.
 ROOT_SHARE = 0.05
+_ROOT = "~"  # (marks a root, so it meets only roots; no word holds it)
 
 
 def _ko_root(word: str) -> tuple[str, ...]:
@@ -123,7 +124,7 @@ def _ko_root(word: str) -> tuple[str, ...]:
         final = 0
     if final == 0:
         vowel = _KO_BASE_VOWEL.get(vowel, vowel)
-    return ("~" + stem[:-1] + chr(0xAC00 + lead * 588 + vowel * 28 + final),)
+    return (_ROOT + stem[:-1] + chr(0xAC00 + lead * 588 + vowel * 28 + final),)
 
 
 def term_counts(text: str) -> Counter[str]:
@@ -155,7 +156,7 @@ def _count(document: str) -> tuple[dict[str, int], int]:
     """A document's term counts and length (a root is another view of a word already counted: not
     in the length, so a document's other scores stay as they were)."""
     counts = term_counts(document)
-    return dict(counts), sum(n for t, n in counts.items() if t[0] != "~")
+    return dict(counts), sum(n for t, n in counts.items() if not t.startswith(_ROOT))
 
 
 _count_cached = lru_cache(maxsize=16384)(_count)
@@ -175,7 +176,7 @@ def bm25_scores(query: str, documents: Sequence[str], k1: float = 1.2, b: float 
     scores = [0.0] * n
     for t in term_counts(query):
         hits = [(i, d[t]) for i, (d, _) in enumerate(docs) if t in d]
-        if not hits or (t[0] == "~" and len(hits) > ROOT_SHARE * n):
+        if not hits or (t.startswith(_ROOT) and len(hits) > ROOT_SHARE * n):
             continue
         idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
         for i, tf in hits:
