@@ -784,6 +784,19 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("내 직업이 뭐였지?", "판교에 있는 스타트업 다니거든 거기서 마케터 3년차야"),
     ("Would Dalia enjoy a lobster dinner?", "Seafood buffet at the wedding, which is funny bc they're allergic to shellfish"),
     ("민지가 가지볶음을 좋아할까?", "물컹한 식감은 어릴 때부터 진짜 싫어"),  # no word shared: what they hate
+    # sport, cars, homes, employers, trips and health by their members
+    ("What sports do I do?", "Started going to the climbing wall on Thursdays with Priya"),
+    ("요즘 무슨 운동 해?", "퇴근하고 줄넘기 천 개씩 하는 중"),
+    ("What car do I drive now?", "Traded the old Corolla in for a secondhand RAV4"),
+    ("내 차 뭐였지?", "쏘렌토 계약했어 다음 달에 나온대"),
+    ("Where have I lived?", "Moved into a flat above the chippy with two flatmates"),
+    ("내가 살던 동네 기억나?", "우리집 역 바로 앞이라 출근은 편해"),
+    ("What company did I join?", "Started at a fintech startup in Shoreditch on Monday"),
+    ("다녔던 회사 이름 기억나?", "그린웨이브 입사한 지 벌써 석 달"),
+    ("Where did I go on holiday?", "Flew to Porto for five days, the hotel had a rooftop pool"),
+    ("해외여행 어디 갔었지?", "항공권 끊었어 오사카 3박4일"),
+    ("Any health problems lately?", "Blood test came back, cholesterol is up again"),
+    ("건강 문제 있었어?", "요즘 불면증 때문에 새벽 네 시에 깸"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],

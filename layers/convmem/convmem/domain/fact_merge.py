@@ -58,9 +58,9 @@ _SLOT_WORDS = {
 # What a question names by its kind ("What pets...?", "any health problems?", "가족") seldom is
 # what a fact says ("their tortoise Pemberton", "torn calf muscle", "엄마랑"): a told fact naming a
 # member of a kind is also found by the kind's words (each key: the words a question uses). The
-# kinds are those of what people tell (family, pets, work, health, hobbies, food, purchases,
-# relationships); members are common English and Korean words (a Hangul noun also with a particle
-# after it; a Hangul verb stem, written with a dash, in any form).
+# kinds are those of what people tell (family, pets, homes, work, health, hobbies, sport, cars,
+# trips, food, purchases, relationships); members are common English and Korean words (a Hangul
+# noun also with a particle after it; a Hangul stem, written with a dash, in any form or compound).
 _KINDS = {
     "pet animal 반려동물 동물": (
         "pet dog puppy cat kitten bird parrot budgie canary hamster gerbil rabbit bunny guinea turtle tortoise "
@@ -77,10 +77,11 @@ _KINDS = {
     "cat breed pet 고양이 반려묘 묘종 반려동물": (
         "ragdoll sphynx siamese abyssinian tabby calico shorthair longhair "
         "코숏- 코리안숏헤어- 러시안블루- 랙돌- 먼치킨- 스코티시폴드- 브리티시숏헤어- 치즈냥- 삼색이-"),
-    # Where they live, in Korean's many forms of 살다 ("수원 본가 살거든" for "살았던 곳은?"); English
-    # "live", "lived" and "living" meet by their stem already.
-    "집 사는 곳 살았 살던 거주 동네": (
-        "살아- 살았- 살고- 살거- 살던- 살면서- 전세- 월세- 자취- 오피스텔- 본가- 원룸-"),
+    # Where they live, in Korean's many forms of 살다 ("수원 본가 살거든" for "살았던 곳은?"), and where
+    # they moved ("Moved into a flat above the chippy" for "Where have I lived?").
+    "home live neighbourhood neighborhood 집 사는 곳 살았 살던 거주 동네": (
+        "moved moving apartment flat house rent rented lease landlord landlady flatmate roommate housemate "
+        "살아- 살았- 살고- 살거- 살던- 살면서- 전세- 월세- 자취- 오피스텔- 본가- 원룸- 이사- 우리집- 집주인- 아파트-"),
     "family relatives siblings children kids 가족 형제자매 형제 자매 남매 자녀 자식": (
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
@@ -93,10 +94,14 @@ _KINDS = {
         # (what hurts, and how it shows: "plantar fasciitis in their left heel", "stairs are killing their knee")
         "knee ankle wrist heel hip shoulder elbow spine stitches cast crutches limp limping hobbling sore ache aching "
         "swollen scan x-ray mri ecg bruised broke broken "
-        "약 병원 의사 수술 부상 다쳤- 아파- 아프- 알레르기 진단 감기 몸살 허리 무릎 발목 손목 어깨 깁스 통증 염증"),
-    "job work career 직업 일 아르바이트": (
+        "insomnia depression anxiety anemia anaemia dizzy dizziness vertigo cholesterol "
+        "약 병원 의사 수술 부상 다쳤- 아파- 아프- 알레르기 진단 감기 몸살 허리 무릎 발목 손목 어깨 깁스 통증 염증 "
+        "불면증 우울증 공황장애 위염 장염 비염 식도염 건초염 관절염 디스크 골절 빈혈 어지럼증 두통 편두통 당뇨 고혈압 혈압 "
+        "콜레스테롤 지방간 결절 검진 건강검진 재검 피검사 한의원 도수치료 물리치료 입원 퇴원"),
+    "job work career company employer 직업 일 아르바이트 회사 직장": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
-        "quit fired employer company manager trainee apprentice 회사 직장 취업 이직 승진 퇴사 면접 출근 알바 아르바이트"),
+        "quit fired employer company manager trainee apprentice startup "
+        "회사 직장 알바 아르바이트 연봉 직급 팀장 과장 부장 대리 스타트업 취업- 이직- 승진- 퇴사- 면접- 출근- 입사- 창업-"),
     "hobby hobbies activity 취미": (
         "painting drawing sketching pottery ceramics sculpting knitting sewing crochet quilting gardening baking "
         "reading photography hiking camping climbing bouldering running jogging cycling biking swimming diving "
@@ -104,6 +109,22 @@ _KINDS = {
         "ukulele chess gaming fishing kayaking sailing horseback tennis football soccer basketball volleyball golf "
         "marathon triathlon birdwatching astronomy 그림 도예 도자기 뜨개질 베이킹 독서 사진 등산 캠핑 클라이밍 "
         "달리기 러닝 마라톤 자전거 수영 요가 필라테스 춤 노래 기타 피아노 바이올린 드럼 낚시 테니스 축구 농구 골프"),
+    "exercise sport sports workout fitness 운동 스포츠": (
+        "exercise exercising workout gym fitness running jogging swimming yoga pilates cycling spin hiking climbing "
+        "bouldering tennis golf football soccer basketball volleyball badminton boxing crossfit weights marathon "
+        "triathlon rowing 헬스 피티 pt 필라테스 요가 수영 러닝 달리기 조깅 줄넘기 등산 자전거 걷기 산책 테니스 골프 "
+        "축구 농구 배구 배드민턴 탁구 클라이밍 크로스핏 마라톤 복싱 스트레칭 홈트 수영장- 헬스장-"),
+    # Cars by kind, make or model ("차는 스포티지로 바꿈" for "무슨 차?"); names that also mean
+    # something else (모닝, 레이, beetle, mini) are left out.
+    "car vehicle drive 차 자동차 차량": (
+        "car cars suv sedan hatchback minivan van truck pickup jeep convertible tesla toyota honda ford hyundai "
+        "kia subaru nissan mazda volkswagen bmw audi volvo lexus chevy chevrolet civic corolla camry prius crosstrek "
+        "outback rav4 "
+        "자동차 차량 중고차 새차 경차 전기차 폐차 세단 suv 아반떼 쏘나타 그랜저 스포티지 쏘렌토 투싼 싼타페 팰리세이드 "
+        "캐스퍼 카니발 제네시스 테슬라 니로 코나 셀토스 티볼리 스타리아 벤츠 아우디 볼보 렉서스 도요타 혼다 현대차 기아차"),
+    "trip travel holiday vacation 여행 휴가 여행지": (
+        "trip travel travelling traveling holiday vacation flight flights flew hotel airbnb resort hostel cruise abroad "
+        "passport sightseeing 여행- 휴가- 항공권- 비행기- 비행기표- 펜션- 리조트- 숙소- 호텔- 에어비앤비- 해외- 관광-"),
     "food eat 음식": (
         "food eat meal dinner lunch breakfast snack restaurant vegetarian vegan soup curry pizza pasta ramen sushi "
         "noodles salad cheese olives chocolate coffee tea milk cake dessert 음식 먹- 밥 식당 커피 라면 맛집 디저트"),
@@ -114,18 +135,31 @@ _KINDS = {
         "breakup 결혼 연애 남자친구 여자친구 남친 여친 이혼 약혼"),
 }
 _KO_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "랑", "이랑", "과", "와", "하고", "한테", "에게", "네")
-_KIND_WORDS = {relevance.stem(w) if w.isascii() else w + p: kind for kind, members in _KINDS.items()
-               for w in members.split() if not w.endswith("-") for p in ("", *(() if w.isascii() else _KO_PARTICLES))}
+
+
+def _kind_words() -> dict[str, list[str]]:
+    """Each member word (stemmed; a Hangul noun also with each particle) and its kinds: a word may
+    be a member of more than one (swimming is a hobby and a sport)."""
+    out: dict[str, list[str]] = {}
+    for kind, members in _KINDS.items():
+        for w in members.split():
+            if not w.endswith("-"):
+                for form in [relevance.stem(w)] if w.isascii() else [w + p for p in ("", *_KO_PARTICLES)]:
+                    out.setdefault(form, []).append(kind)
+    return out
+
+
+_KIND_WORDS = _kind_words()
 _KIND_STEMS = tuple((w[:-1], kind) for kind, members in _KINDS.items() for w in members.split() if w.endswith("-"))
 
 
 def _kinds(statement: str) -> list[str]:
     """The kinds (``_KINDS``) a statement names a member of."""
-    found = []
+    found: list[str] = []
     for w in relevance.words(statement):
-        kind = _KIND_WORDS.get(w) or next((k for stem, k in _KIND_STEMS if w.startswith(stem)), None)
-        if kind and kind not in found:
-            found.append(kind)
+        for kind in (*_KIND_WORDS.get(w, ()), *(k for stem, k in _KIND_STEMS if w.startswith(stem))):
+            if kind not in found:
+                found.append(kind)
     return found
 
 
