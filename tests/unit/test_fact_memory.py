@@ -797,6 +797,8 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("해외여행 어디 갔었지?", "항공권 끊었어 오사카 3박4일"),
     ("Any health problems lately?", "Blood test came back, cholesterol is up again"),
     ("건강 문제 있었어?", "요즘 불면증 때문에 새벽 네 시에 깸"),
+    ("자녀 이름 기억나요?", "큰아들 민준이가 다음 주에 입대해요"),  # a Korean compound by its head
+    ("우리 가족 얘기 기억나?", "친정엄마가 김장김치 보내주셨어"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],

@@ -153,11 +153,26 @@ _KIND_WORDS = _kind_words()
 _KIND_STEMS = tuple((w[:-1], kind) for kind, members in _KINDS.items() for w in members.split() if w.endswith("-"))
 
 
+def _compound_kinds(word: str) -> list[str]:
+    """The kinds of a Korean compound by its head, the member it ends with (큰아들, 친정엄마,
+    가족여행을, 직원헬스장): Korean compounds are head-final. Heads of one syllable (차, 약, 형) end
+    too many other words to count."""
+    if _HANGUL_3.match(word):
+        for i in range(1, len(word) - 1):
+            if word[i:] in _KIND_WORDS:
+                return _KIND_WORDS[word[i:]]
+    return []
+
+
+_HANGUL_3 = re.compile(r"^[가-힣]{3,}$")
+
+
 def _kinds(statement: str) -> list[str]:
     """The kinds (``_KINDS``) a statement names a member of."""
     found: list[str] = []
     for w in relevance.words(statement):
-        for kind in (*_KIND_WORDS.get(w, ()), *(k for stem, k in _KIND_STEMS if w.startswith(stem))):
+        members = _KIND_WORDS.get(w) or _compound_kinds(w)
+        for kind in (*members, *(k for stem, k in _KIND_STEMS if w.startswith(stem))):
             if kind not in found:
                 found.append(kind)
     return found
