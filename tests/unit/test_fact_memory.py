@@ -282,6 +282,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("ok happy news prom is the 26th!!", "prom is 26 March 2024", "2024-03-26"),
     ("the op is on the 10th", "on 10 April 2024", "2024-04-10"),
     ("my test was on the 3rd", "on 3 March 2024", "2024-03-03"),
+    ("the op is cancelled for the 14th", "for 14 March 2024", "2024-03-14"),
+    # what something is moved to is ahead, whatever the tense of the moving; "June the 9th"
+    ("the party got pushed back to the 2nd", "to 2 April 2024", "2024-04-02"),
+    ("they have it moved to june the 9th now", "to 9 June 2024 now", "2024-06-09"),
     # ... and one opening a sentence before a comma or its subject
     ("well monday, the labour day holiday, we got that wind", "on Monday 11 March 2024, the labour day", "2024-03-11"),
     ("Monday i start the new job", "on Monday 18 March 2024 i start", "2024-03-18"),
@@ -309,6 +313,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
 @pytest.mark.parametrize("text", ["I was born on 7 May 2001", "We may go hiking", "Yoga on Thursday evenings suits me",
                                   "the next may be harder", "I signed up for next March 2025's race",
                                   "we do yoga every Friday.", "practice nurse, monday to friday",
+                                  "we moved up to the 11th floor", "second prize for the 3rd time",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

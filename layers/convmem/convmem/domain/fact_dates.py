@@ -348,10 +348,11 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)"
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
-    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince)\s+)(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
-    r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|"
+    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or)\s+)(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
+    r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r"|century|centuries|birthday|anniversary|floor|time|place|row|hole|minute|team|grade|round|level|page|step)\b)|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|(?P<m4>" + _MONTH_BY_DAY + r")\s+the\s+(?P<d4>\d{1,2})(?:st|nd|rd|th)\b"  # ("june the 9th")
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
@@ -522,7 +523,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         month = _MONTHS.index(m["m3"]) + 1
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
-    month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"])
+    month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
     found = _partial_day(said, _MONTHS.index(month_name.capitalize()) + 1, int(day), past)
     return (day_text(found), found.isoformat()) if found else None
 
@@ -536,6 +537,10 @@ _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 # A date after a preposition reads without its own "on"/"in" ("the end of April 2024"); after
 # "since" it is gone by, whatever the tense ("off his food since Monday").
 _AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|by|before|after)\s+$", re.IGNORECASE)
+# A day something is moved to ("they have it moved to june the 9th", "pushed back to the 16th",
+# "rescheduled for Friday") is ahead, whatever the tense of the moving.
+_MOVED_TO = re.compile(r"\b(?:moved|postponed|pushed|put|rescheduled|changed|switched|brought|bumped|delayed)"
+                       r"(?:\s+(?:back|forward|out|on))?\s+(?:to|for|till|until)\s+$", re.IGNORECASE)
 
 
 def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolved]:
@@ -559,8 +564,9 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             after = None if korean else _AFTER_PREPOSITION.search(text, 0, m.start())
             since = after is not None and after.group(1).lower() == "since"
             gone = since or (after is not None and after.group(1).lower() == "from")  # (a holiday's leftovers)
-            past = since or (_past(text, korean) if korean else _tense_at(
-                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked))
+            moved = not korean and _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
+            past = since or (not moved and (_past(text, korean) if korean else _tense_at(
+                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
                 rel = (m["hrel"] or "").strip().lower()
                 clause = text[slice(*_clause(text, m.start(), m.end()))]
