@@ -304,6 +304,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("heading off to the servo this arvo", "on 13 March 2024", "2024-03-13"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
+    # a plan made, or a day moved to, is ahead though the verb is past
+    ("리모델링은 7월 14일부터 하기로 했어요", "2024년 7월 14일", "2024-07-14"),
+    ("수요일에 동기들이랑 풋살 하기로 했어", "2024년 3월 20일", "2024-03-20"),
+    ("예식장 사정으로 4월 6일로 바뀌었어요", "2024년 4월 6일", "2024-04-06"),
 ])
 def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, when):
     resolved, found = fact_dates.resolve(text, WED)

@@ -389,6 +389,11 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
 _PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
+# A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
+# "예정이에요" ...
+_KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|날|일정|수술|예약)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
+# ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요").
+_KO_MOVED_TO = re.compile(r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|앞당)")
 
 
 # "so excited", "I'm tired", "feel rested": a word in -ed after these describes, it does not tell
@@ -564,7 +569,8 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             after = None if korean else _AFTER_PREPOSITION.search(text, 0, m.start())
             since = after is not None and after.group(1).lower() == "since"
             gone = since or (after is not None and after.group(1).lower() == "from")  # (a holiday's leftovers)
-            moved = not korean and _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
+            moved = (_KO_MOVED_TO.match(text, m.end()) is not None or _KO_PLANNED.search(text) is not None) if korean else (
+                _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None)
             past = since or (not moved and (_past(text, korean) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
