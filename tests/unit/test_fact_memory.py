@@ -1237,6 +1237,10 @@ def test_a_message_opening_on_news_tells_of_their_world_and_the_lead_alone_is_no
     [aunt] = told(extract("Big news, I'm an aunt!", WED))  # a lead that tells the news keeps it
     assert "aunt" in aunt.statement
     assert told(extract("kylie and dean are moving to ballarat", WED)) == []  # without the lead: whose, unknown
+    # ... and news opening a later line is theirs from there on
+    [hurling] = told(extract("thanks sis\nother news the under 12s are back training tuesdays in cloughduv", WED))
+    assert "cloughduv" in hurling.statement
+    assert told(extract("ha fair enough\nbig news while im here", WED)) == []
 
 
 def test_asked_to_tell_about_someone_what_follows_is_their_answer():

@@ -398,10 +398,11 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\
 
 
 def _news_lead_only(sentence: str) -> bool:
-    """Whether a sentence only announces news ("got news", "bad news mo", "big news while im here"),
+    """Whether a sentence only announces news ("got news", "bad news mo", "big news while im here",
+    "Big news from here..."),
     not tells it ("Big news, I'm an aunt!")."""
     lead = _NEWS_LEAD.match(sentence)
-    return lead is not None and re.fullmatch(r"\W*(?:(?:while|first|there)\b.*|\w+)?\W*", sentence[lead.end():]) is not None
+    return lead is not None and re.fullmatch(r"\W*(?:(?:while|first|there)\b.*|from\s+here|\w+)?\W*", sentence[lead.end():]) is not None
 
 
 # A word to whom they speak, a sentence or a clause of its own ("thanks juniper x", "sorry mum",
@@ -957,7 +958,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
-        if sentence and (_VOCATIVE.fullmatch(sentence) or (n == 0 and _news_lead_only(sentence))):
+        # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
+        lead = n == 0 or (not news_of_theirs and bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
+        news_of_theirs = news_of_theirs or lead and n > 0
+        if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence))):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
         answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence or _REQUEST.search(sentence):
