@@ -506,6 +506,13 @@ def test_a_sentence_that_points_back_joins_what_it_speaks_of_even_when_it_speaks
     assert "necklace" in fact.statement and "courage and patience" in fact.statement
 
 
+def test_a_short_sentence_ending_on_it_says_more_of_what_came_before():
+    [fact] = told(extract("my dog cut his paw on wire sunday\nvet had to stitch it. 90 euro and a cone on his head", WED))
+    assert "paw" in fact.statement and "90 euro" in fact.statement
+    found = told(extract("I started a pottery class on Monday. You'd love it", WED))  # to the listener: not theirs
+    assert len(found) == 1 and "love" not in found[0].statement
+
+
 def test_a_sentence_too_thin_alone_is_completed_by_the_one_after_it():
     [fact] = told(extract("I went to the zoo. It was packed with school groups and noisy penguins.", WED))
     assert "zoo" in fact.statement and "noisy penguins" in fact.statement

@@ -434,6 +434,9 @@ _GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|this|these|those|they
 # the previous fact, so the thing it names and what is said of it are recalled together.
 _POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there|" + _TEXTED_PRONOUNS + r")\b",
                           re.IGNORECASE)
+# ... and so does a short one ending on a pronoun for it ("vet had to stitch it", "the kids adore him"),
+# unless it speaks to the other party ("you'll love it").
+_ENDS_ON_IT = re.compile(r"^(?!.*\b(?:you|your|ye|yous|u)\b)[^\W\d]+(?:\s+\S+){0,6}\s+(?:it|him|them)[\s.!]*$", re.IGNORECASE)
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
 _NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
@@ -997,6 +1000,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         # the whole sentence, or the first clause of one that is not theirs alone.
         elaborates = not answers and (_fragment(sentence) or (not own and _fragment(_CLAUSE.split(sentence)[0])))
         continues = follows and bool((not own and _GOES_ON.match(sentence) and not someone_else) or (not korean and _POINTS_BACK.match(sentence))
+                                     or (not korean and last is not None and _ENDS_ON_IT.match(sentence))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
