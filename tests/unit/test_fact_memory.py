@@ -1250,6 +1250,13 @@ def test_a_message_opening_on_news_tells_of_their_world_and_the_lead_alone_is_no
     assert told(extract("ha fair enough\nbig news while im here", WED)) == []
 
 
+def test_asked_after_family_by_what_they_are_to_them_the_answer_is_theirs():
+    assert asked_of_them("God I'm old. How's Mam?") == "how's Mam"  # a sibling's "Mam" is theirs, as "your mam" is
+    [mam] = told(extract("ah shes grand. she has a date for the operation now, the 14th of april", WED, previous="How's Mam?"))
+    assert mam.statement.startswith("Asked how's Mam:") and mam.when == "2024-04-14"
+    assert asked_of_them("How's Rory?") is None  # someone by name: maybe the asker's own
+
+
 def test_asked_to_tell_about_someone_what_follows_is_their_answer():
     [brett] = told(extract("hes 34, lives in perth, works fifo up in the pilbara as a diesel fitter.", WED,
                            previous="Oh, congratulations! That's wonderful news. Tell me about Brett."))

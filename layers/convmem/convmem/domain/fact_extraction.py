@@ -728,8 +728,8 @@ def _names_another(question: str, theirs: frozenset[str]) -> bool:
     the other party's word, never made the visitor's: a place or a name may be the asker's own
     ("Still coming to Tacoma?"), what they suggest ("Have you looked at a Toyota Yaris?"), or
     simply wrong."""
-    return any(m.group(0) not in _CALENDAR_WORDS and m.group(0).casefold() not in theirs
-               for m in _NAMED_THING.finditer(question))
+    return any(m.group(0) not in _CALENDAR_WORDS and m.group(0).casefold() not in theirs and not _KIN_NAME.match(m.group(0))
+               for m in _NAMED_THING.finditer(question))  # ("How's Mam?": their mother, as "your mam" is)
 
 
 def _promise(sentence: str) -> bool:
