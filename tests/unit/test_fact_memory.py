@@ -553,6 +553,12 @@ def test_korean_news_then_hearsay_after_laughter_keeps_the_news_and_what_they_wi
     # what something is ends a sentence texted without a mark, so a promise after it takes nothing with it
     [dog] = told(extract("아 보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요!", WED))
     assert "말티즈" in dog.statement
+    # ... and so does a polite past, voice-typed without marks, so hearsay after it takes nothing with it
+    school, moved = told(extract("아 그리고 아들 학원을 바꿨어요 역 앞에 있는 해솔수학으로 옮겼어요 친구가 거기 다닌대요", WED))
+    assert "학원을 바꿨어요" in school.statement and "해솔수학" in moved.statement
+    # a noun with its particle and 요 after it says more of the sentence before ("후쿠오카 3박4일이요")
+    [trip] = told(extract("그리고 10월에 여행가기로 했어요 언니랑 후쿠오카 3박4일이요", WED))
+    assert "10월" in trip.statement and "후쿠오카" in trip.statement
 
 
 def test_korean_hearsay_is_not_what_they_tell():

@@ -217,6 +217,7 @@ _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭
 # the day it happened ("I bought the scooter!! on Friday").
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
                + r"(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
+_PAST_SYLLABLES = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
@@ -226,6 +227,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ..."), or after
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
                        r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
+                       # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
+                       r"|(?<=[" + _PAST_SYLLABLES + r"]어요)\s+(?=[가-힣])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
@@ -470,9 +473,15 @@ _KIN_NAME = re.compile(r"^(?:dad|daddy|mum|mummy|mom|mommy|mam|grandma|grandpa|g
 
 
 def _fragment(sentence: str) -> bool:
-    """Whether ``sentence`` is a short English fragment without a subject or verb of its own."""
-    return (not re.search(r"[가-힣]", sentence) and len(sentence.split()) <= _FRAGMENT_WORDS
+    """Whether ``sentence`` is a short fragment without a verb of its own: English without a subject
+    or verb, Korean a noun with its particle and 요 ("대구 사는 언니랑 후쿠오카 3박4일이요", "남은 쑥으로요")."""
+    if re.search(r"[가-힣]", sentence):
+        return len(sentence.split()) <= _FRAGMENT_WORDS and bool(_KO_FRAGMENT.search(sentence))
+    return (len(sentence.split()) <= _FRAGMENT_WORDS
             and not _SUBJECT_DROPPED.match(sentence) and not _SUBJECT_OR_VERB.search(sentence))
+
+
+_KO_FRAGMENT = re.compile(r"[가-힣\d](?:이요|으로요|로요|랑요|이랑요|까지요|부터요|만요)[.!~^ㅎㅋ\s]*$")
 # A sentence right after a kept one that says why or how it felt ("I painted this after I visited
 # the centre. I wanted to capture its warmth.") is the meaningful part of it: it joins it rather
 # than standing alone without what it is about.
