@@ -160,6 +160,10 @@ def test_korean_first_person_statements_are_kept_and_dated():
     [fact] = told(extract("저는 어제 친구들과 한강에서 자전거를 탔어요.", WED))
     assert "2024년 3월 12일" in fact.statement and "어제" not in fact.statement
     assert fact.when == "2024-03-12"
+    # when it was said, on what names no time of its own, in fewer tokens than 2024년 3월 13일
+    [said] = told(extract("저는 요즘 한강에서 자전거를 타요.", WED))
+    assert said.statement.endswith("(2024-03-13에 말함)") and said.when is None
+    assert count_tokens(" (2024-03-13에 말함)") < count_tokens(" (2024년 3월 13일에 말함)")
 
 
 def test_one_message_adds_a_bounded_number_of_facts_who_they_are_first():
