@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from convmem.domain import fact_dates
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
-from convmem.domain.fact_merge import compact, merge_all, recall, their_names
+from convmem.domain.fact_merge import compact, merge_all, recall, searchable, their_names
 from convmem.domain.models import Fact, FactSource
 from convmem.domain.tokens import count_tokens
 
@@ -830,6 +830,12 @@ def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(q
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],
              _fact("note.said", f"{said} (said 13 March 2024)")]
     assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.said"
+
+
+def test_a_korean_compound_names_the_kind_of_its_head_of_two_syllables_or_more():
+    assert "가족" in searchable(_fact("note.son", "큰아들이 군대 갔어"))  # 큰아들: a son
+    assert "건강" not in searchable(_fact("note.phone", "새 휴대폰 예약을 했어"))  # 예약을 ends in 약을, not a medicine
+    assert "가족" not in searchable(_fact("note.face", "성형이 유행이래"))  # nor 성형 in 형, a brother
 
 
 def test_a_word_that_only_begins_like_a_kind_does_not_name_it():

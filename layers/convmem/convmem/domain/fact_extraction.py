@@ -972,7 +972,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
         lead = n == 0 or (not news_of_theirs and bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
-        news_of_theirs = news_of_theirs or lead and n > 0
+        news_of_theirs = news_of_theirs or (lead and n > 0)
         if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence))):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
         answers, answering = answering and bool(sentence), answering and not sentence

@@ -137,13 +137,13 @@ _KINDS = {
 _KO_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "랑", "이랑", "과", "와", "하고", "한테", "에게", "네")
 
 
-def _kind_words() -> dict[str, list[str]]:
-    """Each member word (stemmed; a Hangul noun also with each particle) and its kinds: a word may
-    be a member of more than one (swimming is a hobby and a sport)."""
+def _kind_words(shortest: int = 1) -> dict[str, list[str]]:
+    """Each member word of at least ``shortest`` letters (stemmed; a Hangul noun also with each
+    particle) and its kinds: a word may be a member of more than one (swimming is a hobby and a sport)."""
     out: dict[str, list[str]] = {}
     for kind, members in _KINDS.items():
         for w in members.split():
-            if not w.endswith("-"):
+            if not w.endswith("-") and len(w) >= shortest:
                 for form in [relevance.stem(w)] if w.isascii() else [w + p for p in ("", *_KO_PARTICLES)]:
                     out.setdefault(form, []).append(kind)
     return out
@@ -151,20 +151,19 @@ def _kind_words() -> dict[str, list[str]]:
 
 _KIND_WORDS = _kind_words()
 _KIND_STEMS = tuple((w[:-1], kind) for kind, members in _KINDS.items() for w in members.split() if w.endswith("-"))
+# Heads of one syllable (차, 약, 형) end too many other words to count (계약, 성형).
+_KIND_HEADS = _kind_words(shortest=2)
+_HANGUL_3 = re.compile(r"^[가-힣]{3,}$")
 
 
 def _compound_kinds(word: str) -> list[str]:
-    """The kinds of a Korean compound by its head, the member it ends with (큰아들, 친정엄마,
-    가족여행을, 직원헬스장): Korean compounds are head-final. Heads of one syllable (차, 약, 형) end
-    too many other words to count."""
+    """The kinds of a Korean compound by its head, the member of two syllables or more it ends with
+    (큰아들, 친정엄마, 가족여행을, 직원헬스장): Korean compounds are head-final."""
     if _HANGUL_3.match(word):
         for i in range(1, len(word) - 1):
-            if word[i:] in _KIND_WORDS:
-                return _KIND_WORDS[word[i:]]
+            if word[i:] in _KIND_HEADS:
+                return _KIND_HEADS[word[i:]]
     return []
-
-
-_HANGUL_3 = re.compile(r"^[가-힣]{3,}$")
 
 
 def _kinds(statement: str) -> list[str]:
