@@ -391,7 +391,7 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
 _PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
-_KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|날|일정|수술|예약)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
+_KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|일정|예약)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요").
 _KO_MOVED_TO = re.compile(r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|앞당)")
 
