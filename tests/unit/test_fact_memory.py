@@ -156,6 +156,11 @@ def test_korean_statements_without_a_subject_are_theirs_reactions_are_not(text, 
     assert bool(told(extract(text, WED))) is kept
 
 
+def test_a_dated_korean_sentence_saying_i_needs_one_word_more():
+    [leave] = told(extract("나 내일부터 휴가다", WED))  # (no capitals in Korean to say it names something)
+    assert leave.when == "2024-03-14" and "휴가" in leave.statement
+
+
 def test_korean_first_person_statements_are_kept_and_dated():
     [fact] = told(extract("저는 어제 친구들과 한강에서 자전거를 탔어요.", WED))
     assert "2024년 3월 12일" in fact.statement and "어제" not in fact.statement
@@ -312,6 +317,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("리모델링은 7월 14일부터 하기로 했어요", "2024년 7월 14일", "2024-07-14"),
     ("수요일에 동기들이랑 풋살 하기로 했어", "2024년 3월 20일", "2024-03-20"),
     ("예식장 사정으로 4월 6일로 바뀌었어요", "2024년 4월 6일", "2024-04-06"),
+    # a day of the month alone: this month's or the next (the last), or that of the month named before it
+    ("국시가 24일이라 요즘 예민함", "2024년 3월 24일", "2024-03-24"),
+    ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),
+    ("8월 11일부터 24일까지로 미뤘어요", "2024년 8월 11일부터 2024년 8월 24일까지", "2024-08-11"),
 ])
 def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, when):
     resolved, found = fact_dates.resolve(text, WED)
@@ -322,6 +331,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
                                   "the next may be harder", "I signed up for next March 2025's race",
                                   "we do yoga every Friday.", "practice nurse, monday to friday",
                                   "we moved up to the 11th floor", "second prize for the 3rd time",
+                                  "제주도 4박 5일이야", "3일 동안 푹 쉬었어",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

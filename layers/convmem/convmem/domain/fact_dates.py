@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 import string
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -373,7 +374,10 @@ _EN_PARTIAL = re.compile(
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
                          r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터)"
-                         r"(?!부터\s*[월화수목금토일]요일\s*까지)")  # ("화요일부터 토요일까지": every week, no one day)
+                         r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
+                         # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
+                         # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
+                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날)")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
@@ -507,20 +511,27 @@ def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] |
     return f"the {weekday.capitalize()} {side} {string.capwords(name)} ({day_text(d)})", d.isoformat()
 
 
+def _days_of_month(said: date, nth: int, past: bool) -> Iterator[date]:
+    """The ``nth`` of the month ``said`` is in, or of the next (the last) two, on or after
+    (before) ``said``: the nearest first."""
+    for k in (0, -1, -2) if past else (0, 1, 2):
+        year, month = _add_months(said, k)
+        if nth <= calendar.monthrange(year, month)[1]:
+            d = date(year, month, nth)
+            if (d <= said) if past else (d >= said):
+                yield d
+
+
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
-        nth = int(re.sub(r"\D", "", m["dn"]))
-        for k in (0, -1, -2) if past else (0, 1, 2):
-            year, month = _add_months(said, k)
-            if nth <= calendar.monthrange(year, month)[1]:
-                d = date(year, month, nth)
-                if (d <= said) if past else (d >= said):
-                    return f"{m['dlead']}{day_text(d)}", d.isoformat()
-        return None
+        return next(((f"{m['dlead']}{day_text(d)}", d.isoformat())
+                     for d in _days_of_month(said, int(re.sub(r"\D", "", m["dn"])), past)), None)
     if m["wd"]:
         weekday = _ko_weekday(m["wd"]) if korean else _WEEKDAYS.index(m["wd"].lower())  # "on tuesday" too
         d = _weekday(said, weekday, -1 if past else 1)
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
+    if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
+        return next(((ko_day_text(d), d.isoformat()) for d in _days_of_month(said, int(m["kd"]), past)), None)
     if korean:
         found = _partial_day(said, int(m["m"]), int(m["d"]), past)
         return (ko_day_text(found), found.isoformat()) if found else None
@@ -566,6 +577,11 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             if any(r.start < m.end() and m.start() < r.end for r in out):
                 continue  # "last Thursday" is resolved already
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
+            if korean and m["kd"]:
+                joined = _ko_day_of(text, m, out)
+                if joined is not None:  # "다음달 3일", "8월 11일부터 24일까지": the day of the month named before it
+                    out[:] = [r for r in out if r is not joined[0]] + [joined[1]]
+                    continue
             after = None if korean else _AFTER_PREPOSITION.search(text, 0, m.start())
             since = after is not None and after.group(1).lower() == "since"
             gone = since or (after is not None and after.group(1).lower() == "from")  # (a holiday's leftovers)
@@ -586,6 +602,29 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
+
+
+_KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-)*")
+
+
+def _ko_day_of(text: str, m: re.Match[str], out: list[Resolved]) -> tuple[Resolved | None, Resolved] | None:
+    """A Korean day of the month alone right after a month or a date ("다음달 3일", "8월 11일부터
+    24일까지"): that day of the month named (the one replaced), or of the date's month (the later
+    day of a span, in the next month if the day is smaller). None when nothing names its month."""
+    before = max((r for r in out if r.end <= m.start() and _KO_SPAN.fullmatch(text, r.end, m.start())),
+                 key=lambda r: r.end, default=None)
+    if before is None or len(before.when) not in (7, 10):
+        return None
+    year, month = int(before.when[:4]), int(before.when[5:7])
+    nth = int(m["kd"])
+    if len(before.when) == 10 and nth <= int(before.when[8:]):
+        year, month = _add_months(date(year, month, 1), 1)
+    if nth > calendar.monthrange(year, month)[1]:
+        return None
+    d = date(year, month, nth)
+    if len(before.when) == 7:  # the month and its day are one date
+        return before, Resolved(before.start, m.end(), ko_day_text(d), d.isoformat())
+    return None, Resolved(m.start(), m.end(), ko_day_text(d), d.isoformat())
 
 
 def resolve(text: str, said_at: datetime, asked: str | None = None) -> tuple[str, str | None]:

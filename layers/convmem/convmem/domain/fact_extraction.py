@@ -1073,7 +1073,9 @@ def _carries(content: list[str], when: str | None, sentence: str, covered: set[s
     adopted a cat"); one when it names its time and a place or someone ("I've been to Paris
     yesterday"); not all of them held by a slot fact of the message (Korean particles ride on the
     word, 음식을: a slot's 음식 covers it)."""
-    needed = (1 if _NAMED_THING.search(sentence) else 2) if when else 2 if _I.search(sentence) else 3
+    # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다")
+    needed = (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) else 2) if when else (
+        2 if _I.search(sentence) else 3)
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
 
