@@ -294,6 +294,8 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("the op is cancelled for the 14th", "for 14 March 2024", "2024-03-14"),
     # what something is moved to is ahead, whatever the tense of the moving; "June the 9th"
     ("the party got pushed back to the 2nd", "to 2 April 2024", "2024-04-02"),
+    ("Colton turns 17 on April 2nd and I found him a truck", "on 2 April 2024", "2024-04-02"),  # a day set, in the present
+    ("I'm at 251 on the scale, 17 pounds down since January", "since January 2024", "2024-01"),  # since: gone by
     ("they have it moved to june the 9th now", "to 9 June 2024 now", "2024-06-09"),
     # ... and one opening a sentence before a comma or its subject
     ("well monday, the labour day holiday, we got that wind", "on Monday 11 March 2024, the labour day", "2024-03-11"),

@@ -389,6 +389,8 @@ _PAST_EN = re.compile(
 _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
                         # (booked, or signed up, for a day: still to come; "booked the flights on monday" is done)
                         r"(?:is|are|'s|'re|all|got|be|been)\s+booked|(?:booked|signed up|registered)\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
+                        # (what a day is set for, said in the present: "Colton turns 17 on March 2nd", "she flies out Friday")
+                        r"|turns|opens|leaves|arrives|graduates|retires|flies|lands|departs|finishes|closes"
                         # "got a GP appointment on thursday": one held, still to come
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
@@ -536,6 +538,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         found = _partial_day(said, int(m["m"]), int(m["d"]), past)
         return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
+        past = past or m["lead"].lower() == "since"  # ("17 pounds down since January": gone by)
         month = _MONTHS.index(m["m3"]) + 1
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
