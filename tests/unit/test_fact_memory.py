@@ -482,6 +482,18 @@ def _fact(key, statement, when=None):
                 updated_at=WED, when=when)
 
 
+def test_the_persons_own_name_in_a_question_does_not_pick_the_facts_that_say_it():
+    name = _fact("name", "Their name is Randy Whitfield")
+    name = name.model_copy(update={"value": "Randy Whitfield"})
+    facts = [name, _fact("note.hello", "Juniper it's Randy reporting from the Love's in Amarillo (said 13 March 2024)"),
+             _fact("note.scale", "They weighed in at 268 pounds at the clinic (said 13 March 2024)")]
+    assert recall(facts, "How much did Randy weigh?", budget_tokens=300, max_facts=1)[0].key == "note.scale"
+    ko = [_fact("name", "이름은 박미경").model_copy(update={"value": "박미경"}),
+          _fact("note.hi", "하루씨 박미경이에요 오늘 가게 쉬어요 (2024-03-13에 말함)"),
+          _fact("note.menu", "봄메뉴로 쑥라떼 내놨어요 (2024-03-13에 말함)")]
+    assert recall(ko, "박미경이 새로 내놓은 메뉴는?", budget_tokens=300, max_facts=1)[0].key == "note.menu"
+
+
 def test_a_question_about_when_favours_the_fact_that_names_its_time():
     facts = [_fact("preference.piano_lesson", "Likes piano lessons"),
              _fact("event.piano_lesson", "They had their first piano lesson with Mr Han on 12 March 2024", "2024-03-12")]

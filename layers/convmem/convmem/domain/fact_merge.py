@@ -625,6 +625,7 @@ def recall(
     texts = [searchable(f) for f in facts]
     lexical = scores is None
     if scores is None:
+        query = _without_own_name(query, facts)
         scores = relevance.bm25_scores(query, texts)
         if any(f.context for f in facts):  # what it was said about counts, less than what it says
             around = relevance.bm25_scores(query, [f.context for f in facts])
@@ -664,6 +665,25 @@ def recall(
         if len(chosen) == max_facts or used + 4 > budget_tokens:
             break  # full: no statement costs fewer than four tokens ("- X" and its line)
     return chosen
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['\u2019]s)?")
+
+
+def _without_own_name(query: str, facts: Sequence[Fact]) -> str:
+    """``query`` without the person's own name ("What did Randy buy Colton?", "박미경이 ..."): every
+    fact is theirs, so their name says nothing of which; it only meets the few facts where they
+    gave it ("Juniper it's Randy reporting from ..."), ahead of the answer."""
+    names = {w.casefold() for f in facts if f.key == "name" for w in f.value.split() if len(w) > 1}
+    if not names:
+        return query
+
+    def drop(m: re.Match[str]) -> str:
+        word = re.sub(r"['\u2019]s$", "", m.group(0)).casefold()
+        own = word in names or (_HANGUL_3.match(word) is not None and any(word.startswith(n) for n in names if len(n) > 1))
+        return " " if own else m.group(0)
+
+    return _NAME_WORD.sub(drop, query)
 
 
 # A fact whose words are nearly all in what recall already chose ("Looking into counselling jobs"
