@@ -488,6 +488,10 @@ def test_the_persons_own_name_in_a_question_does_not_pick_the_facts_that_say_it(
     facts = [name, _fact("note.hello", "Juniper it's Randy reporting from the Love's in Amarillo (said 13 March 2024)"),
              _fact("note.scale", "They weighed in at 268 pounds at the clinic (said 13 March 2024)")]
     assert recall(facts, "How much did Randy weigh?", budget_tokens=300, max_facts=1)[0].key == "note.scale"
+    park = [_fact("name", "Their name is Jenny Park").model_copy(update={"value": "Jenny Park"}),
+            _fact("note.cafe", "They had brunch at a cafe downtown (said 13 March 2024)"),
+            _fact("note.walk", "They walked the dog in the park by the river (said 13 March 2024)")]
+    assert "note.walk" in [f.key for f in recall(park, "which park was it again?", budget_tokens=300, max_facts=2)]  # a word
     ko = [_fact("name", "이름은 박미경").model_copy(update={"value": "박미경"}),
           _fact("note.hi", "하루씨 박미경이에요 오늘 가게 쉬어요 (2024-03-13에 말함)"),
           _fact("note.menu", "봄메뉴로 쑥라떼 내놨어요 (2024-03-13에 말함)")]

@@ -680,7 +680,10 @@ def _without_own_name(query: str, facts: Sequence[Fact]) -> str:
 
     def drop(m: re.Match[str]) -> str:
         word = re.sub(r"['\u2019]s$", "", m.group(0)).casefold()
-        own = word in names or (_HANGUL_3.match(word) is not None and any(word.startswith(n) for n in names if len(n) > 1))
+        if _HANGUL_3.match(word):  # (with its particle: 박미경이)
+            own = any(word.startswith(n) for n in names)
+        else:  # written as a name: "Which park did we walk in?" keeps park for Jenny Park
+            own = word in names and m.group(0)[0].isupper()
         return " " if own else m.group(0)
 
     return _NAME_WORD.sub(drop, query)
