@@ -169,7 +169,7 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # A guess from what they were told ("소질이 있나 봐요", "대단한 건가 봐요": it seems you...): the
 # syllable before 가 ends in ㄴ (the try-form "가 봐요", go and see, stands apart).
 def _ending_in(final: int) -> str:
-    """Every Hangul syllable whose final consonant is the ``final``-th (4: ㄴ, 8: ㄹ), as one string."""
+    """Every Hangul syllable whose final consonant is the ``final``-th (4: ㄴ, 8: ㄹ, 20: ㅆ), as one string."""
     return "".join(chr(0xAC00 + 28 * i + final) for i in range(19 * 21))
 
 
@@ -217,7 +217,7 @@ _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭
 # the day it happened ("I bought the scooter!! on Friday").
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
                + r"(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
-_PAST_SYLLABLES = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 20)  # (final ㅆ: 했, 갔, 꿨)
+_PAST_SYLLABLES = _ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"

@@ -431,7 +431,7 @@ def _without_said(statement: str) -> str:
 
 
 def _short(statement: str, words: int) -> str:
-    text = re.sub(r"\s*\((?:said [^)]*|[^)]*에 말함)\)$", "", statement).rstrip(" .")
+    text = _without_said(statement).rstrip(" .")
     parts = text.split()
     return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
 
