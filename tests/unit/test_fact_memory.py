@@ -1500,3 +1500,17 @@ def test_a_date_with_no_tense_of_its_own_takes_the_tense_of_the_question_it_answ
     assert born.when == "2024-03-08"  # came: the Friday gone by
     [party] = told(extract("On Saturday! Bring a salad.", WED, previous="Lovely. When is your leaving party?"))
     assert party.when == "2024-03-16"  # is: the Saturday to come
+
+
+def test_a_question_texted_without_its_mark_is_known_by_its_order():
+    # the verb before whom it asks about: he, she, they, a name, or a name texted small before what is asked
+    assert told(extract("great news! is pepper ready for me", WED)) == []
+    assert told(extract("Does Oliver still want my old bike", WED)) == []
+    assert told(extract("do they take cards or do I need cash", WED)) == []
+    # the visitor's own news with the "I" dropped stays theirs
+    [race] = told(extract("Did it last Sunday, 10k in 52 minutes", WED))
+    assert race.when == "2024-03-10"
+    [tired] = told(extract("Was so tired after the move, I slept till noon", WED))
+    assert "move" in tired.statement
+    [deaf] = told(extract("My new tutor, Ines, is Deaf and teaches the class in sign language", WED))
+    assert "sign language" in deaf.statement  # a clause after a name is no question

@@ -488,6 +488,14 @@ _KO_FRAGMENT = re.compile(r"[가-힣\d](?:이요|으로요|로요|랑요|이랑�
 _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
                          r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
 _CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
+# ... and a question by its order, the verb before who it asks about ("is biscuit ready for me",
+# "does she need her own certificate", "Does Yusuf have to salute you now"): he, she, they or a
+# name, then a word; a name texted small only before what is asked of it (ready, ok, home, ...).
+# Not the visitor's own dropped "I" ("Did it last Wednesday", "Is a bit stress", "Was so fun").
+_ASKS_BY_ORDER = re.compile(
+    r"^(?:(?i:and|so|also|oh|ok|okay|yes|yeah|btw)\W+)*(?i:is|are|was|were|does|did|do|has|have|can|could|will|would|should)\s+"
+    r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(_CALENDAR_WORDS)) + r")[A-Z][a-z]+\s+(?!(?i:is|was)\b)\w"
+    r"|(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)")
 # (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
 _OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?([A-Z][\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
@@ -599,6 +607,8 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     nothing about the visitor is left. ``others``: the names the other party just told news of
     (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them.
     ``answering``: the sentence answers the other party's question about the visitor."""
+    if _ASKS_BY_ORDER.match(sentence.lstrip()):
+        return None  # a question without its mark, the whole sentence ("does she need her own or does mine cover her")
     parts = [p for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
