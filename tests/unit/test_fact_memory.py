@@ -1467,6 +1467,19 @@ def test_a_korean_short_form_is_found_by_the_word_in_full(question, short):
     assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.short"
 
 
+@pytest.mark.parametrize(("question", "told"), [
+    ("What does Lena's mother do for work?", "Mum still does the school run for the twins three days a week (said 9 April 2024)"),
+    ("How is my grandmother getting on?", "Nana's back on her allotment after the fall (said 9 April 2024)"),
+    ("어머니는 무슨 일 하셨지?", "엄마 세탁소 20년째 하시는데 요즘 손목이 아프대 (2024-04-09에 말함)"),
+    ("아버지 차가 뭐였더라?", "아빠는 아직 그 낡은 포터 끌고 다니심 (2024-04-09에 말함)"),
+])
+def test_what_family_call_each_other_is_found_by_the_word_asked(question, told):
+    facts = [_fact("note.a", "Booked the ferry for the long weekend (said 9 April 2024)"),
+             _fact("note.b", "회사 근처 원룸 빨리 알아봐야 돼 (2024-04-09에 말함)"),
+             _fact("note.kin", told)]
+    assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.kin"
+
+
 def test_a_korean_answer_keeps_its_side_of_the_laughter_and_names_what_it_answers_plainly():
     # a reaction after the laughter goes, and the answer before it stays theirs
     [birthday] = told(extract("ㅇㅇ 다음 주 목요일 ㅋㅋ 기억하네", WED, previous="ㅋㅋㅋ 아 근데 너 생일 다음주 아님?"))

@@ -35,10 +35,20 @@ _IRREGULAR = dict(pair.split(":") for pair in (
 ).split())
 
 
+# What family call each other, as said and as asked: "What does Madison's mother do?" meets "my mum".
+_KIN = dict(pair.split(":") for pair in (
+    "mum:mother mom:mother mam:mother mommy:mother mummy:mother dad:father daddy:father "
+    "grandma:grandmother gran:grandmother granny:grandmother nana:grandmother grandpa:grandfather "
+    "granddad:grandfather grandad:grandfather"
+).split())
+
+
 def stem(word: str) -> str:
     """A light English suffix strip, so refund / refunds / refunded, live / lives / lived and
-    mentor / mentored / mentorship meet; common irregular past forms meet their verb (made / make)."""
+    mentor / mentored / mentorship meet; common irregular past forms meet their verb (made / make),
+    and what family call each other the word they are asked by (mum / mother)."""
     word = _IRREGULAR.get(word, word)
+    word = _KIN.get(word.removesuffix("s"), word)
     if word.isascii() and word.isalpha() and not word.endswith("ss"):
         for suffix in ("ships", "ship", "ing", "ed", "es", "s"):
             if len(word) > len(suffix) + 2 and word.endswith(suffix):
@@ -69,11 +79,12 @@ def terms(text: str) -> list[str]:
     return [t for w in words(text) for t in (w, *_bigrams(w))]
 
 
-# Korean chat shortens common words (알바 for 아르바이트, 추합 for 추가합격); a question asked in
+# Korean chat shortens common words (알바 for 아르바이트, 추합 for 추가합격, 엄마 for 어머니); a question asked in
 # full ("아르바이트는?") meets them by the full word's terms, counted with the short one's.
 _KO_SHORT = dict(pair.split(":") for pair in (
     "알바:아르바이트 남친:남자친구 여친:여자친구 공시:공무원시험 생파:생일파티 초딩:초등학교 중딩:중학교 고딩:고등학교 "
-    "대딩:대학생 직딩:직장인 추합:추가합격 자소서:자기소개서 카톡:카카오톡 학식:학생식당 졸작:졸업작품 아아:아이스아메리카노"
+    "대딩:대학생 직딩:직장인 추합:추가합격 자소서:자기소개서 카톡:카카오톡 학식:학생식당 졸작:졸업작품 아아:아이스아메리카노 "
+    "엄마:어머니 아빠:아버지"
 ).split())
 _KO_SHORT_RE = re.compile("^(?:" + "|".join(_KO_SHORT) + ")")
 
