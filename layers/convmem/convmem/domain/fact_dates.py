@@ -329,7 +329,15 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
 # done lies before the day it was said, what is planned after it.
 _MONTH_NAMES = "|".join(_MONTHS)
 _WEEKDAY_NAMES = "|".join([*(w.capitalize() for w in _WEEKDAYS), *_WEEKDAYS])
-_MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)])  # next to a day, texting writes it small ("4th november")
+# Next to a day, texting writes it small ("4th november") or short ("feb 18", "Sept 3rd").
+_MONTH_SHORT = [*(m[:3] for m in _MONTHS if m != "May"), "Sept"]
+_MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)]) + (
+    r"|(?:" + "|".join([*_MONTH_SHORT, *(m.lower() for m in _MONTH_SHORT)]) + r")\.?(?![a-z])")
+
+
+def _month_number(name: str) -> int:
+    """The month (1-12) a name or its short form names ("February", "feb", "Sept.")."""
+    return [m[:3] for m in _MONTHS].index(name[:3].capitalize()) + 1
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
                         "till", "by", "before", "after", "next", "last", "and", "or")
 # Holidays by name: a day of the year (Easter's moves), past or coming as the tense decides.
@@ -543,7 +551,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
-    found = _partial_day(said, _MONTHS.index(month_name.capitalize()) + 1, int(day), past)
+    found = _partial_day(said, _month_number(month_name), int(day), past)
     return (day_text(found), found.isoformat()) if found else None
 
 
