@@ -1527,3 +1527,28 @@ def test_a_question_texted_without_its_mark_is_known_by_its_order():
     assert "move" in tired.statement
     [deaf] = told(extract("My new tutor, Ines, is Deaf and teaches the class in sign language", WED))
     assert "sign language" in deaf.statement  # a clause after a name is no question
+
+
+def test_a_question_the_other_party_texts_without_its_mark_is_answered_by_the_visitor():
+    [him] = told(extract("hes from leeds, hes a paramedic, he wants to do a marathon", WED, previous="omg. whats he like"))
+    assert him.statement.startswith("Asked whats he like:") and "paramedic" in him.statement
+    [flat] = told(extract("two bedrooms, top floor, no lift", WED, previous="nice!! what's the flat like"))
+    assert "top floor" in flat.statement
+    # an exclamation is no question: the answer is not labelled by it
+    [cat] = told(extract("thats biscuit, she's 9 and runs the house", WED, previous="is that your mum's cat? what a unit"))
+    assert "unit" not in cat.statement
+
+
+def test_news_framed_as_what_someone_told_the_listener_is_the_visitors():
+    [knee] = told(extract("also did mum tell u grandad's knee op is on april 4", WED))
+    assert knee.when == "2024-04-04" and "knee" in knee.statement
+
+
+@pytest.mark.parametrize(("text", "when"), [
+    ("my cousin's wedding is on sept 14", "2024-09-14"),
+    ("we fly out Aug. 3rd", "2024-08-03"),
+    ("had my scan on 18 feb", "2024-02-18"),
+    ("my next interview is jan 9", "2025-01-09"),
+])
+def test_a_month_written_short_beside_its_day_is_a_date(text, when):
+    assert fact_dates.resolve(text, WED)[1] == when

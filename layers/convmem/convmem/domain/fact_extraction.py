@@ -337,10 +337,10 @@ def _small_name(word: str) -> bool:
 _WORK_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:work(?:ing)?|employed)\s+(as|at|for)\s+(?:an?\s+|the\s+)?([^.,!?;]{2,60}?)(?=\s+(?:and|but|because|since|for|in|at|near|where|now)\b|[.,!?;]|$)", re.IGNORECASE)
 _STUDY_RE = re.compile(r"\bI(?:'m| am)?\s+(?:currently\s+|now\s+)?(?:study(?:ing)?|major(?:ing)?\s+in|majored\s+in)\s+([^.,!?;]{2,40}?)(?=\s+(?:and|but|because|at|in|since)\b|[.,!?;]|$)", re.IGNORECASE)
 _AGE_RE = re.compile(r"\bI(?:'m| am| just turned| turned)\s+(\d{1,3})(?:\s+years?\s+old)?\b(?!\s*(?:minutes|hours|days|weeks|months|%|km|miles|times))")
-# Frames around what they tell ("I wanted to tell you about my trip") are not about the other party.
+# Frames around what they tell ("I wanted to tell you about my trip", "did mom tell u") are not about the other party.
 _FRAME = re.compile(
     r"\b(?:I\s+(?:just\s+)?(?:wanted|want|have|had|need|needed)\s+to\s+(?:tell|show|update)\s+you(?:\s+(?:about|that))?"
-    r"|let\s+me\s+tell\s+you(?:\s+about)?|(?:did|have)\s+I\s+(?:tell|told|shown?)\s+you(?:\s+(?:about|that))?"
+    r"|let\s+me\s+tell\s+you(?:\s+about)?|(?:did|have|has)\s+(?:I|\w+)\s+(?:tell|told|shown?)\s+(?:you|u)(?:\s+(?:about|that))?"
     r"|I\s+(?:told|tell|showed)\s+you(?:\s+(?:about|that))?|as\s+you\s+know|you\s+know\s+what|guess\s+what"
     r"|you\s+know|you\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted)"
     # anyone's "you" in an idiom ("he'd herd the grandchildren if you let him"), not the listener's
@@ -647,7 +647,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
 # of the asker's (I, my, we) nor anyone by name, and that does not ask what the visitor thinks of
 # something (the asker's photos, the asker's son).
 _ASKER_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|us|our|ours)\b|\bi(?:'m|'ve)\b", re.IGNORECASE)
-_ASKS_OPINION = re.compile(r"\b(?:see|saw|seen|like|liked|love|loved|think|thought|hear|heard|enjoy|enjoyed|feel|felt|"
+_ASKS_OPINION = re.compile(r"\b(?:see|saw|seen|like(?![?!.\s]*$)|liked|love|loved|think|thought|hear|heard|enjoy|enjoyed|feel|felt|"
                            r"guess|remember|mind|want me|agree|make of)\b|\bhow (?:did|do) you find\b", re.IGNORECASE)
 _QUESTION_START = re.compile(r"\b(?:what|which|how|where|when|who|why|did|do|does|are|were|is|was|have|has|had|will|would|"
                              r"can|could|any|got)\b", re.IGNORECASE)
@@ -680,14 +680,23 @@ _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've
 
 
 def _questions(previous: str | None) -> list[str]:
-    """The sentences of the other party's message that ask something ("?", "?!"), in order."""
-    return [q.strip() for q in _SENTENCE.split(previous or "") if q.strip().rstrip("!").endswith("?")]
+    """The sentences of the other party's message that ask something ("?", "?!"), in order, and
+    the one it ends with when texted without its mark ("what's he like", "hows the ankle")."""
+    sentences = [q.strip() for q in _SENTENCE.split(previous or "") if q.strip()]
+    asked = [q for q in sentences if q.rstrip("!").endswith("?")]
+    if sentences and sentences[-1] not in asked and _ASKS_UNMARKED_EN.match(sentences[-1]):
+        asked.append(sentences[-1] + "?")
+    return asked
+
+
+_ASKS_UNMARKED_EN = re.compile(r"(?:(?i:and|so|ok|okay)\W+)?(?:(?i:what|what's|whats|where|when|who|which|how|hows|how's)\b)(?!\s+(?i:an?|up)\b)")
 
 
 _KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근데|아니|그럼|그래서|그나저나)(?:\s+|,\s*))+")
 
 
 _ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|model|make|one)|where\b|when\b|"
+                         r"what(?:'s|s| is| are| was)\s+(?:he|she|they|it)\s+like\b|"
                          r"what\s+(?:did|will|have)\s+you\s+(?:get|buy|pick|choose|go for|end up with|name|call)\b|"
                          r"how (?:much|many|long|old|far|often)\b", re.IGNORECASE)
 
