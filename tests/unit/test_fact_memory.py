@@ -1552,3 +1552,11 @@ def test_news_framed_as_what_someone_told_the_listener_is_the_visitors():
 ])
 def test_a_month_written_short_beside_its_day_is_a_date(text, when):
     assert fact_dates.resolve(text, WED)[1] == when
+
+
+def test_a_korean_word_that_starts_with_before_or_after_counts_no_days_back():
+    # 전역 (discharge) starts with 전 (before): "5월 20일 전역" is the 20th of May, not 20 days ago
+    assert fact_dates.resolve("남동생 5월 20일 전역이래", WED)[1] == "2024-05-20"
+    assert fact_dates.resolve("3일 후기 올렸어", WED)[1] is None
+    assert fact_dates.resolve("3일 전에 병원 갔어", WED)[1] == "2024-03-10"
+    assert fact_dates.resolve("결과는 3주 뒤래요", WED)[1] is not None

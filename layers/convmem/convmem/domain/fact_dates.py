@@ -147,7 +147,8 @@ _KO = re.compile(
     r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
     r"|(?:(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|주일|달|개월|년)|(?P<span>" + "|".join(_KO_SPANS) + r"))"
-    r"\s*(?P<ago>전|뒤|후)(?!로\s*(?:옮기|옮겨|옮겼|미루|미뤄|미뤘|미룬|연기|밀))"  # (일주일 뒤로 옮겨: a shift, no date)
+    # (일주일 뒤로 옮겨: a shift, no date; 20일 전역, 3일 후기: a word that starts with it, no count back)
+    r"\s*(?P<ago>전|뒤|후)(?!로\s*(?:옮기|옮겨|옮겼|미루|미뤄|미뤘|미룬|연기|밀))(?=[에엔부까쯤이인께로라래다야예요]|[^가-힣]|$)"
     r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAY_FORMS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
