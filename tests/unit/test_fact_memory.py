@@ -1560,3 +1560,10 @@ def test_a_korean_word_that_starts_with_before_or_after_counts_no_days_back():
     assert fact_dates.resolve("3일 후기 올렸어", WED)[1] is None
     assert fact_dates.resolve("3일 전에 병원 갔어", WED)[1] == "2024-03-10"
     assert fact_dates.resolve("결과는 3주 뒤래요", WED)[1] is not None
+
+
+def test_korean_news_the_other_party_goes_on_with_its_subject_dropped_is_still_theirs():
+    # "판교" is in their second sentence, which drops its 나: the visitor's remark on it is a reaction
+    assert told(extract("헐 판교 좋다 ㅋㅋ 맛집 많음", WED, previous="나 다음 주에 이직해. 판교 스타트업으로 감")) == []
+    [own] = told(extract("나도 어제 면접 붙었어", WED, previous="나 다음 주에 이직해. 판교 스타트업으로 감"))
+    assert "면접" in own.statement

@@ -915,9 +915,13 @@ def _their_news(previous: str | None) -> frozenset[str]:
     theirs that says "I", "my" or "our" ("나도 이번 주에 콩이 중성화 수술 시켰어"), not a question,
     not a remark about the visitor's things ("심사만 통과하면 이제 석사네요") and not what they would
     like ("부럽다 ㅠㅠ 나도 망고 먹고 싶어": the visitor's mango stays the visitor's)."""
-    return frozenset(w for s in _SENTENCE.split(previous or "")
-                     if _KO_FIRST_PERSON.search(s) and not s.rstrip(" ~^ㅋㅎㅠ").endswith("?") and not _KO_WANTS.search(s)
-                     for w in _content(s))
+    news: set[str] = set()
+    telling = False  # (what follows a sentence that says "I" goes on with it, its subject dropped:
+    for s in _SENTENCE.split(previous or ""):  # "아 나 다음달에 이사해!! 신림 원룸 계약 끝나서 망원동으로 감")
+        telling = telling or bool(_KO_FIRST_PERSON.search(s))
+        if telling and not s.rstrip(" ~^ㅋㅎㅠ").endswith("?") and not _KO_WANTS.search(s):
+            news.update(_content(s))
+    return frozenset(news)
 
 
 _KO_WANTS = re.compile(r"고\s*싶[다어네었]")
