@@ -1567,3 +1567,11 @@ def test_korean_news_the_other_party_goes_on_with_its_subject_dropped_is_still_t
     assert told(extract("헐 판교 좋다 ㅋㅋ 맛집 많음", WED, previous="나 다음 주에 이직해. 판교 스타트업으로 감")) == []
     [own] = told(extract("나도 어제 면접 붙었어", WED, previous="나 다음 주에 이직해. 판교 스타트업으로 감"))
     assert "면접" in own.statement
+
+
+def test_a_preposition_after_a_relation_is_no_name():
+    facts = extract("my sister from leeds is visiting next week", WED)
+    assert not any(c.key.startswith("family.") for c in facts)  # "from" is no sister's name
+    [news] = told(facts)
+    assert "leeds" in news.statement
+    assert [c.value for c in extract("my sister Leah from leeds is visiting", WED) if c.key.startswith("family.")] == ["Leah"]

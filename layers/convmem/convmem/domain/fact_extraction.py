@@ -317,7 +317,8 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
     "back home out over off up down away again later today yesterday tomorrow tonight "
     "if unless though although whether once til till until since as after before because maybe "
     "think thought guess reckon hope know knew mean wish bet suppose swear "
-    "more less much most many very really quite pretty rather even ever than only enough around".split())
+    "more less much most many very really quite pretty rather even ever than only enough around "
+    "from by into onto near without through across behind under beside between among".split())
 
 
 # A small word opening a message, or a sentence in it, before "i" or "it" ("mo its lorraines birthday
