@@ -1575,3 +1575,10 @@ def test_a_preposition_after_a_relation_is_no_name():
     [news] = told(facts)
     assert "leeds" in news.statement
     assert [c.value for c in extract("my sister Leah from leeds is visiting", WED) if c.key.startswith("family.")] == ["Leah"]
+
+
+def test_a_relations_slot_is_found_by_the_word_that_asks_for_all_of_them():
+    facts = [_fact("note.a", "They put her name down at the nursery on Monday (said 9 April 2024)"),
+             _fact("family.mum.gill", "Their mum is called Gill"),
+             _fact("note.b", "They named the goldfish Kevin (said 9 April 2024)")]
+    assert recall(facts, "What are the names of my parents?", budget_tokens=300, max_facts=1)[0].key == "family.mum.gill"

@@ -52,6 +52,11 @@ _SLOT_WORDS = {
     "work": "work job career employer 일 직장 회사",
     "study": "study school university degree 공부 학교",
     "family": "family 가족",
+    # (a relation's slot, by the word that asks for all of them: "What are the names of my parents?")
+    **dict.fromkeys(("mother", "mum", "mom", "father", "dad"), "parent"),
+    **dict.fromkeys(("son", "daughter"), "child children kid"),
+    **dict.fromkeys(("sister", "brother"), "sibling"),
+    **dict.fromkeys(("wife", "husband"), "spouse partner married"),
     "pet": "pet 반려",
     "age": "age old 나이",
 }
