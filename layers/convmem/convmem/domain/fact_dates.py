@@ -339,6 +339,8 @@ _MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)]) + (
 def _month_number(name: str) -> int:
     """The month (1-12) a name or its short form names ("February", "feb", "Sept.")."""
     return [m[:3] for m in _MONTHS].index(name[:3].capitalize()) + 1
+
+
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
                         "till", "by", "before", "after", "next", "last", "and", "or")
 # Holidays by name: a day of the year (Easter's moves), past or coming as the tense decides.

@@ -680,6 +680,11 @@ _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've
             (re.compile(r"\byou\b", re.I), "them")]
 
 
+# A question the other party texts without its mark, at the end of their message ("whats he like",
+# "hows the ankle"; not "what a unit", nor "whats up").
+_ASKS_UNMARKED_EN = re.compile(r"(?:(?i:and|so|ok|okay)\W+)?(?:(?i:what|what's|whats|where|when|who|which|how|hows|how's)\b)(?!\s+(?i:an?|up)\b)")
+
+
 def _questions(previous: str | None) -> list[str]:
     """The sentences of the other party's message that ask something ("?", "?!"), in order, and
     the one it ends with when texted without its mark ("what's he like", "hows the ankle")."""
@@ -688,9 +693,6 @@ def _questions(previous: str | None) -> list[str]:
     if sentences and sentences[-1] not in asked and _ASKS_UNMARKED_EN.match(sentences[-1]):
         asked.append(sentences[-1] + "?")
     return asked
-
-
-_ASKS_UNMARKED_EN = re.compile(r"(?:(?i:and|so|ok|okay)\W+)?(?:(?i:what|what's|whats|where|when|who|which|how|hows|how's)\b)(?!\s+(?i:an?|up)\b)")
 
 
 _KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근데|아니|그럼|그래서|그나저나)(?:\s+|,\s*))+")
