@@ -1582,3 +1582,21 @@ def test_a_relations_slot_is_found_by_the_word_that_asks_for_all_of_them():
              _fact("family.mum.gill", "Their mum is called Gill"),
              _fact("note.b", "They named the goldfish Kevin (said 9 April 2024)")]
     assert recall(facts, "What are the names of my parents?", budget_tokens=300, max_facts=1)[0].key == "family.mum.gill"
+
+
+def test_a_day_of_the_month_alone_takes_the_month_the_message_named_a_day_of_before():
+    facts = told(extract("5월 2일부터 6일까지요. 아 아니다, 5일까지만 있어요", WED, previous="여행은 언제예요?"))
+    assert [f.when for f in facts] == ["2024-05-02", "2024-05-05"]  # not the 5th of this month or the next
+    facts = told(extract("The course runs from June 3rd. I'm off work on the 7th for the exam", WED))
+    assert [f.when for f in facts] == ["2024-06-03", "2024-06-07"]
+    # a month alone is no anchor: "in October" then "on the 10th" is the 10th of the month it was said in or the next
+    [_, surgery] = told(extract("We were off to Kerry in October. With my surgery on the 20th I'll be in bed", WED))
+    assert surgery.when == "2024-03-20"
+
+
+def test_the_day_a_plan_is_set_for_is_ahead_though_its_verb_is_past():
+    assert fact_dates.resolve("이사는 2월 22일로 잡았어요", WED)[1] == "2025-02-22"  # set for: the one to come
+    assert fact_dates.resolve("결혼식은 10월 19일 토요일로 잡았구요", WED)[1] == "2024-10-19"
+    # a plan that did not happen is dated where it was going to be
+    assert fact_dates.resolve("We were supposed to go to Lisbon in February", WED)[1] == "2025-02"
+    assert fact_dates.resolve("We went to Lisbon in February", WED)[1] == "2024-02"

@@ -408,7 +408,7 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
 _PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
-_KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|일정|예약)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
+_KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요").
 _KO_MOVED_TO = re.compile(r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|앞당)")
 
@@ -571,12 +571,19 @@ _AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|by|before|after)\s
 # "rescheduled for Friday") is ahead, whatever the tense of the moving.
 _MOVED_TO = re.compile(r"\b(?:moved|postponed|pushed|put|rescheduled|changed|switched|brought|bumped|delayed)"
                        r"(?:\s+(?:back|forward|out|on))?\s+(?:to|for|till|until)\s+$", re.IGNORECASE)
+# ... and so is the day of a plan that did not happen ("we were supposed to go to Fort Myers in
+# October", said in August: the October to come), though its verb is past.
+_UNREALISED = re.compile(r"\b(?:supposed to|(?:was|were) (?:meant|gonna|planning) to|(?:had )?planned to"
+                         r"|(?:was|were) going to (?:go|fly|drive|travel|visit|see|take|have|move|start|do)\b)[^.!?]*$",
+                         re.IGNORECASE)
 
 
-def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolved]:
+def find(text: str, said_at: datetime, asked: str | None = None, month: str | None = None) -> list[Resolved]:
     """Every relative time expression in ``text`` resolved against ``said_at`` (in order), and
     every date that leaves out its year or week (resolved by the tense of ``text``, or of the
-    question it answers, ``asked``, when its own clause has none)."""
+    question it answers, ``asked``, when its own clause has none). ``month`` ("2025-03"): the
+    month of the date the message named before ``text``, which a day of the month alone takes
+    ("3월 10일부터 13일까지요. 아 아니다, ... 12일까지만 일정이에요")."""
     said = said_at.date()
     out = []
     for pattern, resolve in ((_EN, _resolve_en), (_KO, _resolve_ko)):
@@ -600,7 +607,8 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
             since = after is not None and after.group(1).lower() == "since"
             gone = since or (after is not None and after.group(1).lower() == "from")  # (a holiday's leftovers)
             moved = (_KO_MOVED_TO.match(text, m.end()) is not None or _KO_PLANNED.search(text) is not None) if korean else (
-                _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None)
+                _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
+                or _UNREALISED.search(text, 0, m.start()) is not None)
             past = since or (not moved and (_past(text, korean) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
@@ -612,10 +620,22 @@ def find(text: str, said_at: datetime, asked: str | None = None) -> list[Resolve
                                  else False if _HOLIDAY_AHEAD.search(text) else True if done else None,
                                  (m["hwd"].lower(), m["hside"].lower()) if m["hwd"] else None)
             else:
-                found = _resolve_partial(m, said, past, korean)
+                found = _day_of(month, m, korean) or _resolve_partial(m, said, past, korean)
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
+
+
+def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str] | None:
+    """A day of the month alone ("12일", "the 12th") in the ``month`` named before it, if any."""
+    nth = m["kd"] if korean else m["dn"]
+    if month is None or nth is None:
+        return None
+    year, number, day = int(month[:4]), int(month[5:7]), int(re.sub(r"\D", "", nth))
+    if day > calendar.monthrange(year, number)[1]:
+        return None
+    d = date(year, number, day)
+    return (ko_day_text(d), d.isoformat()) if korean else (f"{m['dlead']}{day_text(d)}", d.isoformat())
 
 
 _KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-)*")
@@ -641,10 +661,10 @@ def _ko_day_of(text: str, m: re.Match[str], out: list[Resolved]) -> tuple[Resolv
     return None, Resolved(m.start(), m.end(), ko_day_text(d), d.isoformat())
 
 
-def resolve(text: str, said_at: datetime, asked: str | None = None) -> tuple[str, str | None]:
+def resolve(text: str, said_at: datetime, asked: str | None = None, month: str | None = None) -> tuple[str, str | None]:
     """``text`` with its relative time expressions replaced by their dates, and the first one's
-    sortable value (None when the text names no relative time)."""
-    found = find(text, said_at, asked)
+    sortable value (None when the text names no relative time); ``month`` as in ``find``."""
+    found = find(text, said_at, asked, month)
     for r in reversed(found):
         rendered, end = r.text, r.end
         if text[end : end + 2] in ("'s", "\u2019s"):  # "Tomorrow's the big day": the date is the subject

@@ -983,6 +983,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
+    month: str | None = None  # the month of the last day the message named: a day alone later is of it
     # A message opening on news of theirs ("got news. kylie and dean are moving to ballarat!!", "Big
     # news: ...") tells of their world in every sentence that is not about the other party.
     news_of_theirs = bool(_NEWS_LEAD.match(text))
@@ -1012,7 +1013,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         when = None
         resolved = sentence
         if said_at is not None:
-            resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None)
+            resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None, month)
+            month = when[:7] if when and len(when) == 10 else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
