@@ -1600,3 +1600,13 @@ def test_the_day_a_plan_is_set_for_is_ahead_though_its_verb_is_past():
     # a plan that did not happen is dated where it was going to be
     assert fact_dates.resolve("We were supposed to go to Lisbon in February", WED)[1] == "2025-02"
     assert fact_dates.resolve("We went to Lisbon in February", WED)[1] == "2024-02"
+
+
+@pytest.mark.parametrize(("text", "when"), [
+    ("I went for a swim Tuesday, no wait, Monday, before work", "2024-03-11"),
+    ("my physio appointment is on the 20th, no wait, the 21st", "2024-03-21"),
+    ("We drove up Friday, I mean Thursday, to beat the traffic", "2024-03-07"),
+    ("월요일에, 아 아니다 화요일에 치과 갔어요", "2024-03-12"),
+])
+def test_a_date_said_again_after_a_correction_is_the_one_it_was(text, when):
+    assert fact_dates.resolve(text, WED)[1] == when

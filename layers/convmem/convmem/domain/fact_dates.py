@@ -9,6 +9,7 @@ as "May 2023", a year as "2023": unambiguous for a reader and for a model in any
 from __future__ import annotations
 
 import calendar
+import itertools
 import re
 import string
 from collections.abc import Iterator
@@ -360,7 +361,7 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)"
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
-    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or)\s+)(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
+    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or|(?i:wait|I mean),?)\s+)(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
     r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r"|century|centuries|birthday|anniversary|floor|time|place|row|hole|minute|team|grade|round|level|page|step)\b)|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
@@ -369,6 +370,8 @@ _EN_PARTIAL = re.compile(
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
     r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
+    # ... and one that corrects the day said before it ("Sunday, no wait, Saturday")
+    r"|(?<=\bwait,\s)|(?<=\bwait\s)|(?<=\bmean,\s)|(?<=\bmean\s)"
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
     # room Tuesday night", "going up there Friday."): not after a word that makes it some other
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
@@ -661,10 +664,19 @@ def _ko_day_of(text: str, m: re.Match[str], out: list[Resolved]) -> tuple[Resolv
     return None, Resolved(m.start(), m.end(), ko_day_text(d), d.isoformat())
 
 
+# Said between two dates, the second corrects the first ("Sunday, no wait, Saturday", "12일에, 아
+# 아니다 13일에").
+_CORRECTION = re.compile(r"(?:에|에는|은|는|요|이요)?[\s,.]*(?:(?:no|nope)(?:[\s,]+wait)?|wait[\s,]+no|sorry|I mean|(?:아\s*)?아니(?:다|지|요)?)\b[\s,.]*$",
+                         re.IGNORECASE)
+
+
 def resolve(text: str, said_at: datetime, asked: str | None = None, month: str | None = None) -> tuple[str, str | None]:
     """``text`` with its relative time expressions replaced by their dates, and the first one's
-    sortable value (None when the text names no relative time); ``month`` as in ``find``."""
+    sortable value (None when the text names no relative time; a date corrected by the next,
+    ``_CORRECTION``, is not the one); ``month`` as in ``find``."""
     found = find(text, said_at, asked, month)
+    first = next((r for r, then in itertools.zip_longest(found, found[1:])
+                  if then is None or not _CORRECTION.match(text, r.end, then.start)), None)
     for r in reversed(found):
         rendered, end = r.text, r.end
         if text[end : end + 2] in ("'s", "\u2019s"):  # "Tomorrow's the big day": the date is the subject
@@ -672,4 +684,4 @@ def resolve(text: str, said_at: datetime, asked: str | None = None, month: str |
         elif _AFTER_PREPOSITION.search(text, 0, r.start):  # "the end of next month", "since Monday"
             rendered = re.sub(r"^(?:on|in) ", "", rendered)
         text = text[: r.start] + rendered + text[end:]
-    return text, (found[0].when if found else None)
+    return text, (first.when if first else None)
