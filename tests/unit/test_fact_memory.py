@@ -1610,3 +1610,14 @@ def test_the_day_a_plan_is_set_for_is_ahead_though_its_verb_is_past():
 ])
 def test_a_date_said_again_after_a_correction_is_the_one_it_was(text, when):
     assert fact_dates.resolve(text, WED)[1] == when
+
+
+@pytest.mark.parametrize(("question", "told"), [
+    ("How are my parents doing?", "Dad finally got the all-clear from the cardiologist (said 9 April 2024)"),
+    ("부모님은 요즘 어떠세요?", "아빠가 드디어 금연 3개월째래요 (2024-04-09에 말함)"),
+])
+def test_a_question_about_parents_meets_a_fact_naming_one(question, told):
+    facts = [_fact("note.a", "Booked the ferry for the long weekend (said 9 April 2024)"),
+             _fact("note.b", "회사 근처 원룸 빨리 알아봐야 돼 (2024-04-09에 말함)"),
+             _fact("note.parent", told)]
+    assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.parent"
