@@ -1621,3 +1621,13 @@ def test_a_question_about_parents_meets_a_fact_naming_one(question, told):
              _fact("note.b", "회사 근처 원룸 빨리 알아봐야 돼 (2024-04-09에 말함)"),
              _fact("note.parent", told)]
     assert recall(facts, question, budget_tokens=300, max_facts=1)[0].key == "note.parent"
+
+
+@pytest.mark.parametrize(("text", "when"), [
+    ("seeing the consultant on Tues", "2024-03-19"),
+    ("we went to the coast on Weds.", "2024-03-06"),
+    ("physio on thurs at 10", "2024-03-14"),
+    ("I sat on sun loungers all week", None),  # alone, "sat" and "sun" are no days
+])
+def test_a_weekday_written_short_after_on_is_a_date(text, when):
+    assert fact_dates.resolve(text, WED)[1] == when

@@ -19,7 +19,7 @@ from datetime import date, datetime, timedelta
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"]
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+_WEEKDAY_ABBREVIATIONS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "weds": "wednesday", "thu": "thursday",
                           "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday"}
 _KO_WEEKDAYS = ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"]
 _KO_WEEKDAY_FORMS = [*_KO_WEEKDAYS, *(d[0] + "욜" for d in _KO_WEEKDAYS)]  # (chat writes 월욜, 토욜)
@@ -382,7 +382,10 @@ _EN_PARTIAL = re.compile(
     # holiday, we got that wind", "Monday we drove up"; not a list of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:i|we|he|she|they|my|our|me and)\b)))"
-    r"(?P<wd>" + _WEEKDAY_NAMES + r"))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?P<wd>" + _WEEKDAY_NAMES + r")"
+    # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
+    r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
+    r"(?=[,.!?;:]|\s*$|\s+(?:at|morning|night|afternoon|evening|arvo|and|we|i|he|she|they|so|but)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
@@ -542,10 +545,11 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         return next(((f"{m['dlead']}{day_text(d)}", d.isoformat())
                      for d in _days_of_month(said, int(re.sub(r"\D", "", m["dn"])), past)), None)
-    if m["wd"]:
-        weekday = _ko_weekday(m["wd"]) if korean else _WEEKDAYS.index(m["wd"].lower())  # "on tuesday" too
+    if m["wd"] or (not korean and m["wda"]):
+        name = m["wd"] or _WEEKDAY_ABBREVIATIONS[m["wda"].lower()]
+        weekday = _ko_weekday(name) if korean else _WEEKDAYS.index(name.lower())  # "on tuesday" too
         d = _weekday(said, weekday, -1 if past else 1)
-        return (ko_day_text(d), d.isoformat()) if korean else (f"on {m['wd'].capitalize()} {day_text(d)}", d.isoformat())
+        return (ko_day_text(d), d.isoformat()) if korean else (f"on {name.capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         return next(((ko_day_text(d), d.isoformat()) for d in _days_of_month(said, int(m["kd"]), past)), None)
     if korean:
