@@ -1628,6 +1628,11 @@ def test_a_question_about_parents_meets_a_fact_naming_one(question, told):
     ("we went to the coast on Weds.", "2024-03-06"),
     ("physio on thurs at 10", "2024-03-14"),
     ("I sat on sun loungers all week", None),  # alone, "sat" and "sun" are no days
+    ("we sat and talked for hours", None),
+    ("the dog had two teeth out Thurs at the vets", "2024-03-07"),  # bare, capitalised
+    ("she had the MRI Sat, at the Royal", "2024-03-09"),
+    ("the shed was broken into tues night", "2024-03-12"),  # small, when no word is spelt so
+    ("hes only allowed fri and sat", None),  # a list of days: every week
 ])
 def test_a_weekday_written_short_after_on_is_a_date(text, when):
     assert fact_dates.resolve(text, WED)[1] == when

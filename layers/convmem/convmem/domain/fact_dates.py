@@ -385,7 +385,15 @@ _EN_PARTIAL = re.compile(
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
-    r"(?=[,.!?;:]|\s*$|\s+(?:at|morning|night|afternoon|evening|arvo|and|we|i|he|she|they|so|but)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?=[,.!?;:]|\s*$|\s+(?:at|morning|night|afternoon|evening|arvo|and|we|i|he|she|they|so|but)\b)"
+    # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
+    # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
+    r"|(?<=[A-Za-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
+    r"(?P<wdb>" + "|".join(sorted({*(a.capitalize() for a in _WEEKDAY_ABBREVIATIONS), *(a for a in _WEEKDAY_ABBREVIATIONS
+                                                                                     if a not in ("mon", "wed", "sat", "sun"))},
+                                  key=len, reverse=True)) + r")"
+    r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
+    r"(?=[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
@@ -545,8 +553,8 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         return next(((f"{m['dlead']}{day_text(d)}", d.isoformat())
                      for d in _days_of_month(said, int(re.sub(r"\D", "", m["dn"])), past)), None)
-    if m["wd"] or (not korean and m["wda"]):
-        name = m["wd"] or _WEEKDAY_ABBREVIATIONS[m["wda"].lower()]
+    if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
+        name = m["wd"] or _WEEKDAY_ABBREVIATIONS[(m["wda"] or m["wdb"]).lower()]
         weekday = _ko_weekday(name) if korean else _WEEKDAYS.index(name.lower())  # "on tuesday" too
         d = _weekday(said, weekday, -1 if past else 1)
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {name.capitalize()} {day_text(d)}", d.isoformat())
