@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections import Counter
 from pathlib import Path
 
 import boto3
 import pytest
 from moto import mock_aws
+from moto.dynamodb.responses import DynamoHandler
 
 from local.aws import create_resources
 from local.template import Resolver, function_environment, load_template
@@ -46,8 +48,22 @@ class CallCounter:
         self.calls.clear()
 
 
+# One DynamoDB request at a time, as local/moto_server.py runs them (a partition serialises its
+# writes): moto's tables are plain dicts, and a turn reads its session and the user's memory on two
+# threads, so a BatchGetItem of a new user's keys could add an entry while a Query iterated them
+# ("dictionary changed size during iteration"), which real DynamoDB never does.
+_DYNAMODB = threading.Lock()
+_CALL_ACTION = DynamoHandler.call_action
+
+
+def _one_at_a_time(self):
+    with _DYNAMODB:
+        return _CALL_ACTION(self)
+
+
 @pytest.fixture()
 def aws(monkeypatch):
+    monkeypatch.setattr(DynamoHandler, "call_action", _one_at_a_time)
     for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
         monkeypatch.setenv(k, v)
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
