@@ -1614,3 +1614,10 @@ def test_the_day_a_plan_is_set_for_is_ahead_though_its_verb_is_past():
 ])
 def test_dates_texted_short_or_corrected_are_read(text, when):
     assert fact_dates.resolve(text, WED)[1] == when
+
+
+def test_a_korean_sentence_opening_on_a_sigh_is_a_reaction():
+    assert told(extract("아이고 콩이 고생한다", WED, previous="콩이 중성화 수술했어 ㅠㅠ")) == []
+    assert told(extract("아이고 축하한다 우리 조카~~", WED)) == []
+    [fall] = told(extract("아이고 나 어제 계단에서 넘어졌어", WED))  # the visitor's own news, sigh and all
+    assert fall.when == "2024-03-12"
