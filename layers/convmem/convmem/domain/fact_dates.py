@@ -211,7 +211,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
     if m["mname"]:
-        month = _MONTHS.index(m["mname"].capitalize()) + 1
+        month = _month_number(m["mname"])
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
@@ -344,6 +344,8 @@ def _month_number(name: str) -> int:
 
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
                         "till", "by", "before", "after", "next", "last", "and", "or")
+# (a weekday said bare is none right after one of them: the lookbehinds both bare forms share)
+_NOT_AFTER = "(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + ")"
 # Holidays by name: a day of the year (Easter's moves), past or coming as the tense decides.
 _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "xmas": (12, 25),
              "boxing day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31), "hogmanay": (12, 31),
@@ -375,7 +377,7 @@ _EN_PARTIAL = re.compile(
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
     # room Tuesday night", "going up there Friday."): not after a word that makes it some other
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
-    r"|(?<=[a-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
+    r"|(?<=[a-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when)\b))"
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
@@ -388,7 +390,7 @@ _EN_PARTIAL = re.compile(
     r"(?=[,.!?;:]|\s*$|\s+(?:at|morning|night|afternoon|evening|arvo|and|we|i|he|she|they|so|but)\b)"
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
-    r"|(?<=[A-Za-z]\s)(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + r")"
+    r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?P<wdb>" + "|".join(sorted({*(a.capitalize() for a in _WEEKDAY_ABBREVIATIONS), *(a for a in _WEEKDAY_ABBREVIATIONS
                                                                                      if a not in ("mon", "wed", "sat", "sun"))},
                                   key=len, reverse=True)) + r")"
@@ -538,15 +540,18 @@ def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] |
     return f"the {weekday.capitalize()} {side} {string.capwords(name)} ({day_text(d)})", d.isoformat()
 
 
+def _nth_of(year: int, month: int, nth: int) -> date | None:
+    """The ``nth`` day of the month, None when the month is shorter."""
+    return date(year, month, nth) if nth <= calendar.monthrange(year, month)[1] else None
+
+
 def _days_of_month(said: date, nth: int, past: bool) -> Iterator[date]:
     """The ``nth`` of the month ``said`` is in, or of the next (the last) two, on or after
     (before) ``said``: the nearest first."""
     for k in (0, -1, -2) if past else (0, 1, 2):
-        year, month = _add_months(said, k)
-        if nth <= calendar.monthrange(year, month)[1]:
-            d = date(year, month, nth)
-            if (d <= said) if past else (d >= said):
-                yield d
+        d = _nth_of(*_add_months(said, k), nth)
+        if d is not None and ((d <= said) if past else (d >= said)):
+            yield d
 
 
 def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
@@ -565,7 +570,7 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
         past = past or m["lead"].lower() == "since"  # ("17 pounds down since January": gone by)
-        month = _MONTHS.index(m["m3"]) + 1
+        month = _month_number(m["m3"])
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
@@ -646,10 +651,9 @@ def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str
     nth = m["kd"] if korean else m["dn"]
     if month is None or nth is None:
         return None
-    year, number, day = int(month[:4]), int(month[5:7]), int(re.sub(r"\D", "", nth))
-    if day > calendar.monthrange(year, number)[1]:
+    d = _nth_of(int(month[:4]), int(month[5:7]), int(re.sub(r"\D", "", nth)))
+    if d is None:
         return None
-    d = date(year, number, day)
     return (ko_day_text(d), d.isoformat()) if korean else (f"{m['dlead']}{day_text(d)}", d.isoformat())
 
 
@@ -668,9 +672,9 @@ def _ko_day_of(text: str, m: re.Match[str], out: list[Resolved]) -> tuple[Resolv
     nth = int(m["kd"])
     if len(before.when) == 10 and nth <= int(before.when[8:]):
         year, month = _add_months(date(year, month, 1), 1)
-    if nth > calendar.monthrange(year, month)[1]:
+    d = _nth_of(year, month, nth)
+    if d is None:
         return None
-    d = date(year, month, nth)
     if len(before.when) == 7:  # the month and its day are one date
         return before, Resolved(before.start, m.end(), ko_day_text(d), d.isoformat())
     return None, Resolved(m.start(), m.end(), ko_day_text(d), d.isoformat())

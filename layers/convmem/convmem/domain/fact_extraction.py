@@ -194,7 +194,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 # ... and so does a sigh ("아이고 보리 고생한다", "아이고 축하한다 우리딸~~"): what the other party told moved them.
-_KO_SIGH_OPENS = re.compile(r"^(?:아이고|아이구|어이구)")
+_KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"|^(?:아이고|아이구|어이구)")
 # "~겠네요" muses on what was just heard even with 나 or 저 ("준영 씨한테 내가 한소리 해야겠네요",
 # "저도 다이어트 해야겠네요"): a reaction, not news.
 _KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
@@ -1023,8 +1023,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
         own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence)) or (
-                   not (_KO_REACTION.search(sentence) or ((_KO_LAUGH_OPENS.match(sentence) or _KO_SIGH_OPENS.match(sentence))
-                                                           and when is None)
+                   not (_KO_REACTION.search(sentence) or (_KO_REACTION_OPENS.match(sentence) and when is None)
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
                or (_heard_where_they_went(sentence) and (_KO_KIN.search(sentence) or not someone_else))
