@@ -200,3 +200,12 @@ def test_a_question_word_does_not_match_a_relative_clause():
     scores = bm25_scores("Who are my grandchildren?", ["There's a woman, Oksana, who was an engineer in Kharkiv",
                                                         "Fionn and Roisin, the grandchildren, came up on Saturday"])
     assert scores[0] == 0.0 < scores[1]
+
+
+def test_korean_how_matches_nothing_in_any_of_its_forms():
+    from convmem.domain.relevance import rank
+
+    # 어떻게 / 어땠어 are "how": the fact that names the thing asked about comes first, not echoes of "how"
+    facts = ["회사는 어떻게 다녀? 재택 중이야", "여행 어땠어? 좋았어", "아버지를 어떻게 설득할지 모르겠어", "LDL도 141로 내려갔어요"]
+    assert rank("LDL 수치는 어떻게 변했나요?", facts)[0] == 3
+    assert rank("여행은 어땠나요?", facts)[0] == 1

@@ -21,6 +21,15 @@ _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of
          # so they matched whatever had a relative clause, not the answer
          "who", "whom", "whose", "when", "where", "why", "which"}
 STOP_WORDS = frozenset(_STOP)
+# Korean "how" takes endings (어떻게, 어땠어, 어떠셨어요): it is a stop word as "how" is. In a fact it is
+# a question echoed ("회사는 어떻게 다녀?"), so "LDL 수치는 어떻게 변했나요?" met every fact saying
+# 어떻게 ahead of the ones saying LDL. (Where, who and when stay: "어디로 이사가? 운정으로" echoes the
+# question the fact answers.)
+_KO_HOW = re.compile(r"어떻|어땠|어떨|어떠")
+
+
+def _stop(word: str) -> bool:
+    return word in _STOP or bool(_KO_HOW.match(word))
 
 
 # Common irregular past forms, so "What did I make?" meets "made", "Where did I go?" meets "went".
@@ -61,12 +70,12 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """The text's stemmed words without stop words (no Hangul bigrams)."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+    return [stem(w) for w in _WORD.findall(text.lower()) if not _stop(w)]
 
 
 def plain_words(text: str) -> list[str]:
     """The text's words as written (lower case), without stop words, each once, in order."""
-    return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if w not in _STOP))
+    return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if not _stop(w)))
 
 
 def _bigrams(word: str) -> list[str]:
@@ -143,7 +152,7 @@ def term_counts(text: str) -> Counter[str]:
     document repeats its words), and also a hyphenated compound's parts, the word in full that
     a Korean short form stands for (``_KO_SHORT``), with its bigrams, and a one-syllable noun
     without its particle (``_without_particle``)."""
-    words = Counter(w for w in _WORD.findall(text.lower()) if w not in _STOP)
+    words = Counter(w for w in _WORD.findall(text.lower()) if not _stop(w))
     out: Counter[str] = Counter()
     for w, n in words.items():
         short = _KO_SHORT_RE.match(w)
