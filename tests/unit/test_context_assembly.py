@@ -2,10 +2,12 @@ from datetime import UTC, datetime
 
 import pytest
 from convmem.domain.context_assembly import (
+    FACTS_HEADER,
     OVERFLOW_HEADER,
     Layers,
     assemble,
     check_message_fits,
+    render_blocks,
     request_tokens,
     split_window,
 )
@@ -209,3 +211,20 @@ def test_korean_how_matches_nothing_in_any_of_its_forms():
     facts = ["회사는 어떻게 다녀? 재택 중이야", "여행 어땠어? 좋았어", "아버지를 어떻게 설득할지 모르겠어", "LDL도 141로 내려갔어요"]
     assert rank("LDL 수치는 어떻게 변했나요?", facts)[0] == 3
     assert rank("여행은 어땠나요?", facts)[0] == 1
+
+
+def test_facts_said_on_one_day_are_listed_under_that_day_once_and_counted_as_sent():
+    facts = [("f1", "Name is Ann"), ("f2", "Bought a bike (said 3 May 2024)"), ("f3", "LDL도 141로 내려갔어요 (2024-12-28에 말함)"),
+             ("f4", "Sold the car (said 3 May 2024)"), ("f5", "Moved to Leeds on 2 March 2024")]
+    request, report = assemble(Layers(system="s", current="q", facts=facts), after_cursor=[], window=12, budget=4000, reserve=0)
+    assert render_blocks(request)[1].split("\n") == [
+        FACTS_HEADER.rstrip("\n"), '- "Name is Ann"', '- "Moved to Leeds on 2 March 2024"',
+        "Said on 2024-05-03:", '- "Bought a bike"', '- "Sold the car"', "Said on 2024-12-28:", '- "LDL도 141로 내려갔어요"']
+    assert report.request_tokens == request_tokens(request)
+    # as facts give way (least relevant first) the count stays exact and no day is left without a fact
+    for budget in range(request_tokens(request) - 1, 10, -3):
+        request, report = assemble(Layers(system="s", current="q", facts=facts), after_cursor=[], window=12,
+                                   budget=budget, reserve=0)
+        assert report.request_tokens == request_tokens(request) and report.request_tokens <= budget or not request.facts
+        lines = render_blocks(request)[1].split("\n") if request.facts else []
+        assert all(nxt.startswith("- ") for line, nxt in zip(lines, [*lines[1:], ""], strict=True) if line.startswith("Said on"))

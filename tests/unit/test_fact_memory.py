@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
+from convmem.domain.context_assembly import fact_pieces
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
 from convmem.domain.fact_merge import compact, merge_all, recall, searchable, their_names
 from convmem.domain.models import Fact, FactSource
@@ -526,9 +527,19 @@ def test_recall_fills_its_budget_with_the_relevant_and_never_more(budget):
     learnt = [(c, s) for text, s in _distinct(1000) for c in extract(text, s.at)]
     facts, _ = merge_all([], learnt, now=WED, new_id=new_id, max_facts=2500)
     chosen = recall(facts, "what did I do at the harbour?", budget_tokens=budget, max_facts=200)
-    used = sum(count_tokens(f"- {f.statement}") + 1 for f in chosen)
+    used = sum(count_tokens(piece) for piece in fact_pieces([f.statement for f in chosen]))  # the block's lines
     assert used <= budget and used > budget * 0.8  # many harbour facts: the budget is used, not exceeded
     assert all("harbour" in f.statement for f in chosen)
+
+
+def test_recall_counts_the_day_facts_were_said_on_once_so_the_budget_holds_more_of_them():
+    said = [_fact(f"note.n{i}", f"Planted {kind} in the allotment (said 3 May 2024)")
+            for i, kind in enumerate(["leeks", "beans", "kale", "chard", "onions", "garlic", "peas", "beets"])]
+    each = count_tokens(f"- {said[0].statement}") + 1  # a fact's line with its day, as once counted
+    chosen = recall(said, "what did I plant in the allotment?", budget_tokens=4 * each, max_facts=50)
+    lines = fact_pieces([f.statement for f in chosen])
+    assert len(chosen) > 4 and sum(count_tokens(p) for p in lines) <= 4 * each
+    assert lines.count("\nSaid on 2024-05-03:") == 1
 
 
 # --- what a sentence means with the one before it ----------------------------------------------

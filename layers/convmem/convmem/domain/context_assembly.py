@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
-from convmem.domain import relevance, summary_fold
+from convmem.domain import fact_merge, relevance, summary_fold
 from convmem.domain.models import ContextMessage, ContextReport, KnowledgeSnippet, Message, ModelRequest
 from convmem.domain.quoting import quote
 from convmem.domain.tokens import count_tokens
@@ -52,8 +53,21 @@ def _lines(header: str, lines: Sequence[str]) -> list[str]:
     return [header, *(line if i == 0 else "\n" + line for i, line in enumerate(lines))]
 
 
-def _fact_line(statement: str) -> str:
-    return f"- {quote(statement)}"
+def fact_pieces(statements: Sequence[str]) -> list[str]:
+    """The facts block's lines after its header, each starting a line: the facts that name no
+    day they were said on first (most carry the day they tell of), then the others under the day
+    they were said on, oldest day first. A day is said once, not after each fact said on it: a
+    request holds more facts (``fact_merge.recalled_cost`` counts the same)."""
+    undated = [s for s in statements if fact_merge.said_on(s)[1] is None]
+    days: dict[date, list[str]] = {}
+    for s in statements:
+        text, day = fact_merge.said_on(s)
+        if day is not None:
+            days.setdefault(day, []).append(text)
+    pieces = [f"\n- {quote(s)}" for s in undated]
+    for day in sorted(days):
+        pieces += [f"\n{fact_merge.said_header(day)}", *(f"\n- {quote(t)}" for t in days[day])]
+    return pieces
 
 
 def _knowledge_line(snippet: KnowledgeSnippet) -> str:
@@ -68,7 +82,7 @@ def block_pieces(request: ModelRequest) -> list[list[str]]:
     if request.profile:
         blocks.append(_lines(PROFILE_HEADER, [quote(request.profile)]))
     if request.facts:
-        blocks.append(_lines(FACTS_HEADER, [_fact_line(f) for f in request.facts]))
+        blocks.append([FACTS_HEADER.rstrip("\n"), *fact_pieces(request.facts)])
     if request.summary:
         blocks.append(_lines(SUMMARY_HEADER, summary_fold.as_data(request.summary)))
     if request.knowledge:
@@ -240,7 +254,12 @@ def assemble(
     history_cost = [count_tokens(m.text) + MESSAGE_OVERHEAD_TOKENS for m in history]
     profile_cost = _pieces_tokens(_lines(PROFILE_HEADER, [quote(profile)])) if profile else 0
     summary_cost = _pieces_tokens(_lines(SUMMARY_HEADER, summary_fold.as_data(summary))) if summary else 0
-    facts_head, facts_cost = block(FACTS_HEADER, [_fact_line(t) for _, t in facts])
+    facts_head = count_tokens(FACTS_HEADER.rstrip("\n")) + MESSAGE_OVERHEAD_TOKENS
+    facts_cost: list[int] = []
+    said_days: set[date | None] = set()  # (a fact's header counts with the most relevant fact said that day)
+    for _, t in facts:
+        facts_cost.append(fact_merge.recalled_cost(t, said_days))
+        said_days.add(fact_merge.said_on(t)[1])
     know_head, know_cost = block(KNOWLEDGE_HEADER, [_knowledge_line(k) for k in knowledge])
     overflow = _Overflow(history)
     verbatim = sum(history_cost)

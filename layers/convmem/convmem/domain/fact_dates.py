@@ -211,7 +211,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
     if m["mname"]:
-        month = _month_number(m["mname"])
+        month = month_number(m["mname"])
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
@@ -337,7 +337,7 @@ _MONTH_BY_DAY = "|".join([*_MONTHS, *(m.lower() for m in _MONTHS)]) + (
     r"|(?:" + "|".join([*_MONTH_SHORT, *(m.lower() for m in _MONTH_SHORT)]) + r")\.?(?![a-z])")
 
 
-def _month_number(name: str) -> int:
+def month_number(name: str) -> int:
     """The month (1-12) a name or its short form names ("February", "feb", "Sept.")."""
     return [m[:3] for m in _MONTHS].index(name[:3].capitalize()) + 1
 
@@ -570,11 +570,11 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
         past = past or m["lead"].lower() == "since"  # ("17 pounds down since January": gone by)
-        month = _month_number(m["m3"])
+        month = month_number(m["m3"])
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
-    found = _partial_day(said, _month_number(month_name), int(day), past)
+    found = _partial_day(said, month_number(month_name), int(day), past)
     return (day_text(found), found.isoformat()) if found else None
 
 

@@ -22,12 +22,13 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Literal
 
 from convmem.domain import fact_dates, relevance, vectors
 from convmem.domain.models import Fact, FactCandidate, FactSource, FactVersion
+from convmem.domain.quoting import quote
 from convmem.domain.tokens import count_tokens
 
 _ALIASES = {
@@ -437,6 +438,41 @@ def _without_said(statement: str) -> str:
     return _SAID.sub("", statement)
 
 
+# The note extraction writes (fact_extraction: "(said 8 May 2023)", "(2023-05-08에 말함)"), read back
+# strictly: a request shows the day once over all the facts said on it (``said_header``), and what
+# it shows is rendered from the date, never copied from a statement.
+_SAID_ON = re.compile(r"\s*\((?:said (\d{1,2}) ([A-Z][a-z]+) (\d{4})|(\d{4})-(\d{2})-(\d{2})에 말함)\)$")
+
+
+def said_on(statement: str) -> tuple[str, date | None]:
+    """The statement without its note of when it was said, and that day; the statement as it is
+    and None when it ends on no such note."""
+    m = _SAID_ON.search(statement)
+    if m is None:
+        return statement, None
+    try:
+        if m[1]:
+            day = date(int(m[3]), fact_dates.month_number(m[2]), int(m[1]))
+        else:
+            day = date(int(m[4]), int(m[5]), int(m[6]))
+    except ValueError:  # (not a month's name, or no such day)
+        return statement, None
+    return statement[: m.start()], day
+
+
+def said_header(day: date) -> str:
+    """The line the facts said on ``day`` are listed under in a request."""
+    return f"Said on {day.isoformat()}:"
+
+
+def recalled_cost(statement: str, days: set[date | None]) -> int:
+    """Tokens ``statement`` adds to the facts block (``context_assembly.fact_pieces``) beside facts
+    said on ``days``: its line, and the header of its day when it is the first said that day."""
+    text, day = said_on(statement)
+    cost = count_tokens(f"\n- {quote(text)}")
+    return cost + (count_tokens(f"\n{said_header(day)}") if day is not None and day not in days else 0)
+
+
 def _short(statement: str, words: int) -> str:
     text = _without_said(statement).rstrip(" .")
     parts = text.split()
@@ -656,10 +692,11 @@ def recall(
     chosen: list[Fact] = []
     used = misfits = 0
     seen: set[str] = set()  # the words of what is already chosen
+    days: set[date | None] = set()  # the days they were said on: each is said once (``recalled_cost``)
     repeats: list[int] = []
     for i in itertools.chain(_novel_first(order, facts, seen, repeats), fill):
         fact = facts[i]
-        cost = count_tokens(f"- {fact.statement}") + 1
+        cost = recalled_cost(fact.statement, days)
         if used + cost > budget_tokens:
             misfits += 1
             if misfits == MAX_MISFITS:
@@ -667,6 +704,7 @@ def recall(
             continue
         misfits = 0
         chosen.append(fact)
+        days.add(said_on(fact.statement)[1])
         seen.update(_term_set(_without_said(fact.statement)))
         used += cost
         if len(chosen) == max_facts or used + 4 > budget_tokens:
