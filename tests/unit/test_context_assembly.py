@@ -1,3 +1,4 @@
+import itertools
 from datetime import UTC, datetime
 
 import pytest
@@ -226,5 +227,5 @@ def test_facts_said_on_one_day_are_listed_under_that_day_once_and_counted_as_sen
         request, report = assemble(Layers(system="s", current="q", facts=facts), after_cursor=[], window=12,
                                    budget=budget, reserve=0)
         assert report.request_tokens == request_tokens(request) and report.request_tokens <= budget or not request.facts
-        lines = render_blocks(request)[1].split("\n") if request.facts else []
-        assert all(nxt.startswith("- ") for line, nxt in zip(lines, [*lines[1:], ""], strict=True) if line.startswith("Said on"))
+        lines = [*render_blocks(request)[1].split("\n"), ""] if request.facts else []
+        assert all(nxt.startswith("- ") for line, nxt in itertools.pairwise(lines) if line.startswith("Said on"))
