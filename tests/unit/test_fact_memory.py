@@ -151,6 +151,8 @@ def test_a_dated_sentence_in_a_message_about_themselves_is_part_of_their_world()
     ("저희 선생님은 다음 달에 은퇴하세요.", True),  # 선생님 is their teacher, not the other party
     ("사진 속 바다가 정말 예쁘네요.", False),  # a reaction to what they were shown
     ("여행 정말 즐거웠겠다!", False),
+    ("지난 수요일에 마당에서 넘어져서 손목이 부러졌다", True),  # broke (부러지다), not envy (부러워)
+    ("캠핑 진짜 부러워요", False),
     ("한국어로 답해 주세요.", False),  # a request: the language slot, not a note
 ])
 def test_korean_statements_without_a_subject_are_theirs_reactions_are_not(text, kept):
@@ -316,10 +318,14 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("heading off to the servo this arvo", "on 13 March 2024", "2024-03-13"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
+    ("목요일날 물건 내리다가 허리를 삐끗했다", "2024년 3월 7일날", "2024-03-07"),  # (요일날: said, not written)
+    ("월요일날 폐렴으로 큰 병원으로 옮겼다", "2024년 3월 11일날", "2024-03-11"),  # any syllable closed by ㅆ is past
     # a plan made, or a day moved to, is ahead though the verb is past
     ("리모델링은 7월 14일부터 하기로 했어요", "2024년 7월 14일", "2024-07-14"),
     ("수요일에 동기들이랑 풋살 하기로 했어", "2024년 3월 20일", "2024-03-20"),
     ("예식장 사정으로 4월 6일로 바뀌었어요", "2024년 4월 6일", "2024-04-06"),
+    ("결혼식을 5월 31일에서 6월 7일로 미뤘어요", "2024년 5월 31일에서 2024년 6월 7일로", "2024-05-31"),
+    ("3월 20일 출발로 당겨졌어", "2024년 3월 20일", "2024-03-20"),
     # a day of the month alone: this month's or the next (the last), or that of the month named before it
     ("국시가 24일이라 요즘 예민함", "2024년 3월 24일", "2024-03-24"),
     ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),

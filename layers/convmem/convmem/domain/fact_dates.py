@@ -400,7 +400,7 @@ _EN_PARTIAL = re.compile(
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
-                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터)"
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날)"
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
@@ -421,12 +421,18 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
                         # "got a GP appointment on thursday": one held, still to come
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
-_PAST_KO = re.compile(r"(?:었|았|였|했|갔|왔|봤|샀|났|탔|줬|됐)")
+# The past in Korean is a syllable closed by ㅆ (었, 했, 갔, 옮겼, 부러졌, 데려왔), but for 있 (there is) and 겠
+# (will, must): a list of the common ones missed "옮겼다", and a Wednesday said on a Sunday was read ahead.
+_PAST_KO = re.compile("[" + "".join(c for c in (chr(0xAC00 + 28 * i + 20) for i in range(19 * 21)) if c not in "있겠") + "]")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
 _KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
-# ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요").
-_KO_MOVED_TO = re.compile(r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|앞당)")
+# ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요", "7일 출발로
+# 당겨졌어", "11일부터 24일까지로"), and the day it is moved from ("5월 31일에서 6월 7일로 미뤘어요"); not a
+# day something else is moved on ("월요일에 큰 병원으로 옮겼다").
+_KO_MOVED_TO = re.compile(r"(?:(?:에서|부터)\s*(?:(?:\d+년\s*)?(?:\d+월\s*)?\d+일|[월화수목금토일]요일)(?:\s*까지)?"
+                          r"|\s*(?:출발|도착|일정|날짜|예약|시작))?"
+                          r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|당겨|앞당)")
 
 
 # "so excited", "I'm tired", "feel rested": a word in -ed after these describes, it does not tell
