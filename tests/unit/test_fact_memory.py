@@ -316,6 +316,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("surgery Thursday fortnight", "on Thursday 28 March 2024", "2024-03-28"),
     ("going up a fortnight Saturday", "on 30 March 2024", "2024-03-30"),
     ("heading off to the servo this arvo", "on 13 March 2024", "2024-03-13"),
+    # a weekday named beside the date says which month or year it is, whatever the tense
+    ("i booked the flights, we fly thursday october 17th", "thursday 17 October 2024", "2024-10-17"),
+    ("we arrive friday the 10th", "friday 10 May 2024", "2024-05-10"),
+    ("i start on tuesday the 19th", "tuesday 19 March 2024", "2024-03-19"),
     ("4월 2일에 이사할 거예요", "2024년 4월 2일", "2024-04-02"),
     ("금요일에 친구를 만났어요", "2024년 3월 8일", "2024-03-08"),
     ("목요일날 물건 내리다가 허리를 삐끗했다", "2024년 3월 7일날", "2024-03-07"),  # (요일날: said, not written)
@@ -1638,3 +1642,16 @@ def test_a_korean_sentence_opening_on_a_sigh_is_a_reaction():
     assert told(extract("아이고 축하한다 우리 조카~~", WED)) == []
     [fall] = told(extract("아이고 나 어제 계단에서 넘어졌어", WED))  # the visitor's own news, sigh and all
     assert fall.when == "2024-03-12"
+
+
+def test_an_opinion_or_request_opening_a_comma_spliced_run_on_leaves_what_follows_it():
+    [wedding] = told(extract("i think so, i asked her to the wedding, she said yes before i finished asking", WED))
+    assert "asked her to the wedding" in wedding.statement and not wedding.statement.lower().startswith("they think")
+    [loan] = told(extract("tell marcus thanks, already got preapproved at onpoint for 15,000, so im looking at private "
+                          "sellers on craigslist", WED))
+    assert "onpoint" in loan.statement
+    [money] = told(extract("drive it till it dies i guess, i got 1,100 in savings and rent went up to 1,475", WED))
+    assert "1, 100 in savings" in money.statement or "1,100 in savings" in money.statement
+    # an aside naming someone is what they tell: kept whole
+    [dog] = told(extract("I can't wait to see Paçoca, he's 12, I want to hug him a lot", WED))
+    assert "Paçoca" in dog.statement

@@ -363,7 +363,8 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)"
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
-    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or|(?i:wait|I mean),?)\s+)(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
+    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or|(?i:wait|I mean),?|(?:" + _WEEKDAY_NAMES + r"),?)\s+)"
+    r"(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
     r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r"|century|centuries|birthday|anniversary|floor|time|place|row|hole|minute|team|grade|round|level|page|step)\b)|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
@@ -560,10 +561,33 @@ def _days_of_month(said: date, nth: int, past: bool) -> Iterator[date]:
             yield d
 
 
-def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> tuple[str, str] | None:
+# A weekday named beside a date ("thursday october 16th", "friday the 10th", "Sat 12th") says which
+# year or month it is in, whatever the tense ("i booked the flights, we fly thursday october 16th"):
+# the nearest such day that falls on it (of the month named, within a year either way; of a day
+# of the month alone, within half a year).
+_WEEKDAY_BESIDE = re.compile(r"\b(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\.?,?\s+(?:the\s+)?$", re.IGNORECASE)
+_AGREEING_MONTHS = 6
+
+
+def _weekday_beside(text: str, start: int) -> int | None:
+    """The weekday (0 for Monday) named right before ``text[start:]``, if one is."""
+    m = _WEEKDAY_BESIDE.search(text, 0, start)
+    return None if m is None else _WEEKDAYS.index(_WEEKDAY_ABBREVIATIONS.get(m.group(1).lower(), m.group(1).lower()))
+
+
+def _on_weekday(said: date, weekday: int, nth: int, month: int | None = None) -> date | None:
+    """The ``nth`` of ``month`` (within a year of ``said``) or of any month (within half a year) that
+    falls on ``weekday``, the nearest ``said`` first, if one does."""
+    days = ((_nth_of(year, month, nth) for year in (said.year - 1, said.year, said.year + 1)) if month is not None
+            else (_nth_of(*_add_months(said, k), nth) for k in range(-_AGREEING_MONTHS, _AGREEING_MONTHS + 1)))
+    return min((d for d in days if d is not None and d.weekday() == weekday), key=lambda d: abs(d - said), default=None)
+
+
+def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool, weekday: int | None = None) -> tuple[str, str] | None:
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
-        return next(((f"{m['dlead']}{day_text(d)}", d.isoformat())
-                     for d in _days_of_month(said, int(re.sub(r"\D", "", m["dn"])), past)), None)
+        nth = int(re.sub(r"\D", "", m["dn"]))
+        d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or next(_days_of_month(said, nth, past), None)
+        return None if d is None else (f"{m['dlead']}{day_text(d)}", d.isoformat())
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
         name = m["wd"] or _WEEKDAY_ABBREVIATIONS[(m["wda"] or m["wdb"]).lower()]
         weekday = _ko_weekday(name) if korean else _WEEKDAYS.index(name.lower())  # "on tuesday" too
@@ -580,7 +604,8 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool) -> 
         year = said.year + (0 if (month <= said.month if past else month >= said.month) else (-1 if past else 1))
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
-    found = _partial_day(said, month_number(month_name), int(day), past)
+    month, nth = month_number(month_name), int(day)
+    found = (_on_weekday(said, weekday, nth, month) if weekday is not None else None) or _partial_day(said, month, nth, past)
     return (day_text(found), found.isoformat()) if found else None
 
 
@@ -646,7 +671,8 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                                  else False if _HOLIDAY_AHEAD.search(text) else True if done else None,
                                  (m["hwd"].lower(), m["hside"].lower()) if m["hwd"] else None)
             else:
-                found = _day_of(month, m, korean) or _resolve_partial(m, said, past, korean)
+                found = _day_of(month, m, korean) or _resolve_partial(
+                    m, said, past, korean, None if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)

@@ -403,6 +403,22 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\
                         r"more|exciting|huge|family)\s+news|guess what)\b", re.IGNORECASE)
 
 
+def _without_opening_aside(sentence: str) -> str:
+    """``sentence`` without the opinion or request that opens it before a comma ("i think so, i
+    asked her to the wedding", "drive it till it dies i guess, i got 1,100 in savings", "tell marcus
+    thanks, already got preapproved at onpoint"): in a run-on spliced with commas it is an aside,
+    and what follows it still tells."""
+    head, comma, rest = sentence.partition(", ")
+    if (comma and len(head.split()) <= _ASIDE_WORDS and not re.search(r"[가-힣]", head)
+            and not re.search(r"(?<=\s)(?!I\b|I')[A-Z]", head)  # (it names no one: "can't wait to see Paçoca, he's 12")
+            and ((_OPINION.search(head) and _I.search(rest)) or _REQUEST.search(head))):
+        return rest
+    return sentence
+
+
+_ASIDE_WORDS = 8
+
+
 def _news_lead_only(sentence: str) -> bool:
     """Whether a sentence only announces news ("got news", "bad news mo", "big news while im here",
     "Big news from here..."),
@@ -998,7 +1014,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
-            _FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,"), others, answering)
+            _without_opening_aside(_FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,")), others, answering)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
         lead = n == 0 or (not news_of_theirs and bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
         news_of_theirs = news_of_theirs or (lead and n > 0)
