@@ -1655,3 +1655,12 @@ def test_an_opinion_or_request_opening_a_comma_spliced_run_on_leaves_what_follow
     # an aside naming someone is what they tell: kept whole
     [dog] = told(extract("I can't wait to see Paçoca, he's 12, I want to hug him a lot", WED))
     assert "Paçoca" in dog.statement
+
+
+def test_what_the_other_party_advised_inside_the_visitors_own_clause_is_still_theirs():
+    [book] = told(extract("I bought the book you recommended, Atomic Habits", WED))
+    assert "Atomic Habits" in book.statement
+    [landlord] = told(extract("I took your advice and called the landlord on Monday", WED))
+    assert landlord.when == "2024-03-11"
+    assert told(extract("you recommended a book about sleep", WED)) == []  # the other party's act alone
+    assert told(extract("Your dog is so cute, I love the recipe you suggested", WED)) == []  # (and an opinion)

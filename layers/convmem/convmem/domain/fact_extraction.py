@@ -621,6 +621,16 @@ def _heard_where_they_went(sentence: str) -> bool:
 _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)", re.IGNORECASE)
 
 
+# What the other party advised, inside a clause of the visitor's own ("I tried the recipe you
+# suggested", "bought the book u recommended", "took your advice"): the clause tells what the visitor
+# did, not something of the other party's.
+_ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me about|linked)\b"
+                      r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b",
+                      re.IGNORECASE)
+# (... but loving it is a remark on the other party's thing: "I love the recipe you suggested")
+_PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|adore|hate|hated)\b", re.IGNORECASE)
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
@@ -652,7 +662,8 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
             and not _fragment(sentence)):
         parts = parts[1:]
-    kept = [p for p in parts if not _OTHER_PARTY.search(p) and not p.rstrip().endswith("?") and not _RELAY.match(p)
+    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _ADVISED.sub(" ", p))
+            and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not _KO_THANKS.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
     if not kept or (len(parts) > 1 and kept == parts[:1] and _KO_BARE_WORD.fullmatch(kept[0].strip())):
