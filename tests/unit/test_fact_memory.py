@@ -284,6 +284,8 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("heard back yday, start june 3rd... wait no june 10th", "10 June 2024", "2024-03-12"),  # as the date before it
     # a weekday said bare after what was done ("on" left out), and "On"/"This" opening a sentence
     ("We got an offer on the house Friday and I accepted it", "on Friday 8 March 2024", "2024-03-08"),
+    ("bought it saturday from a retired mailman in gresham", "on Saturday 9 March 2024", "2024-03-09"),
+    ("we called into mams sunday on the way home", "on Sunday 10 March 2024", "2024-03-10"),
     ("Mom fell in her room at the home Tuesday night", "on Tuesday 12 March 2024", "2024-03-12"),
     ("I'm driving up there Friday.", "on Friday 15 March 2024", "2024-03-15"),
     ("On Tuesday I followed a whole story in Spanish", "on Tuesday 12 March 2024", "2024-03-12"),
@@ -939,6 +941,11 @@ def test_thanks_proposals_guesses_and_others_news_are_not_theirs(previous, text)
 
 def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     assert fact_dates.resolve("다음 주 목요일에 면접 봐", WED) == ("2024년 3월 21일에 면접 봐", "2024-03-21")
+    # as chat writes next and last week or month: 담주, 담달, 저번주
+    assert fact_dates.resolve("담주 목욜에 정형외과 예약 해놨다", WED) == ("2024년 3월 21일에 정형외과 예약 해놨다", "2024-03-21")
+    assert fact_dates.resolve("담달부터 등산 모임 나갈끼다", WED)[1] == "2024-04"
+    assert fact_dates.resolve("저번주 금요일에 면접 봤어", WED)[1] == "2024-03-08"
+    assert fact_dates.resolve("상담 주말에 했어", WED)[1] is None
     assert fact_dates.resolve("지난주 금요일에 제대했어", WED) == ("2024년 3월 8일에 제대했어", "2024-03-08")
     assert fact_dates.resolve("이번 주 토요일에 가", WED)[1] == "2024-03-16"
     # the week (or month) after next and before last: not "다" and next week's date
