@@ -332,6 +332,9 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("예식장 사정으로 4월 6일로 바뀌었어요", "2024년 4월 6일", "2024-04-06"),
     ("결혼식을 5월 31일에서 6월 7일로 미뤘어요", "2024년 5월 31일에서 2024년 6월 7일로", "2024-05-31"),
     ("3월 20일 출발로 당겨졌어", "2024년 3월 20일", "2024-03-20"),
+    # a clause quoted keeps its own tense: the wedding is to come, though the invitation came
+    ("조카가 9월 20일에 결혼한다고 청첩장이 왔다", "2024년 9월 20일", "2024-09-20"),
+    ("동생이 3월 2일에 이사했다고 연락 왔어", "2024년 3월 2일", "2024-03-02"),
     # a day of the month alone: this month's or the next (the last), or that of the month named before it
     ("국시가 24일이라 요즘 예민함", "2024년 3월 24일", "2024-03-24"),
     ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),

@@ -492,6 +492,18 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     return out
 
 
+# A Korean clause quoted (결혼한다고, 갔다고, 연대라고) keeps a tense of its own: "9월 20일에 결혼한다고
+# 청첩장이 왔다" is a wedding to come, though the invitation came.
+_KO_QUOTED = re.compile(r"[가-힣]+(?:다고|라고)(?![가-힣])")
+
+
+def _ko_past_at(text: str, end: int) -> bool:
+    """Whether the Korean date ending at ``text[end]`` is past: by the clause quoted after it, if
+    one is, else by the sentence."""
+    quoted = _KO_QUOTED.search(text, end)
+    return _past(text[end:quoted.end()] if quoted else text, True)
+
+
 def _past(text: str, korean: bool) -> bool:
     if korean:
         return bool(_PAST_KO.search(text))
@@ -661,7 +673,7 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
             moved = (_KO_MOVED_TO.match(text, m.end()) is not None or _KO_PLANNED.search(text) is not None) if korean else (
                 _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
                 or _UNREALISED.search(text, 0, m.start()) is not None)
-            past = since or (not moved and (_past(text, korean) if korean else _tense_at(
+            past = since or (not moved and (_ko_past_at(text, m.end()) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
                 rel = (m["hrel"] or "").strip().lower()
