@@ -1674,3 +1674,10 @@ def test_what_the_other_party_advised_inside_the_visitors_own_clause_is_still_th
     assert landlord.when == "2024-03-11"
     assert told(extract("you recommended a book about sleep", WED)) == []  # the other party's act alone
     assert told(extract("Your dog is so cute, I love the recipe you suggested", WED)) == []  # (and an opinion)
+
+
+def test_a_number_or_a_time_keeps_its_comma_and_colon():
+    [boat] = told(extract("I paid $2,100 for the boat, picked it up at 3:12 pm", WED))
+    assert "$2,100" in boat.statement and "3:12 pm" in boat.statement
+    [baby] = told(extract("our daughter was born thursday at 3:12 am, 7 lbs 4 oz", WED))  # (born: gone by)
+    assert baby.when == "2024-03-07"

@@ -410,7 +410,7 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
-    r"fell|broke|became|chose|forgot|grew|knew|meant|rode|rang|sent|stood|stuck|threw|wore|fought|drew|drank|built|"
+    r"fell|broke|born|became|chose|forgot|grew|knew|meant|rode|rang|sent|stood|stuck|threw|wore|fought|drew|drank|built|"
     r"spoke|[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )

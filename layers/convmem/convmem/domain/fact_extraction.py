@@ -254,7 +254,7 @@ def _emoji_breaks(text: str, heard: frozenset[str]) -> str:
         clause = re.split(r"[.!?\n]", text[: m.start()])[-1]  # (an emoji after "!!" ends no clause of its own)
         return "\n" if relevance.stem(m.group(1).lower()) in heard and re.search(r"\w", clause) else m.group(0)
     return _EMOJI_THEN_WORD.sub(cut, text)
-_CLAUSE = re.compile(r"\s*(?:[,;:]|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")
+_CLAUSE = re.compile(r"\s*(?:(?<!\d)[,:]|[,:](?!\d)|;|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")  # (not inside a number or a time: 2,100, 3:12)
 _LEAD = re.compile(
     # (not a name's first word: "Great North Run on Sunday"; and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
     r"^(?:[가-힣]{2,3}\s?(?:씨|님)(?:\s*,|(?=\s+(?:저|나|제가|내가|저는|나는|저희|우리)(?![가-힣])))\s*"
