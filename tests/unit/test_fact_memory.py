@@ -949,6 +949,8 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     assert fact_dates.resolve("담달부터 등산 모임 나갈끼다", WED)[1] == "2024-04"
     assert fact_dates.resolve("저번주 금요일에 면접 봤어", WED)[1] == "2024-03-08"
     assert fact_dates.resolve("상담 주말에 했어", WED)[1] is None
+    assert fact_dates.resolve("다담주에 계약조건 들으러 감", WED)[1] == "2024-W13"  # (다다음 주)
+    assert fact_dates.resolve("낼모레 한번 더 보러감", WED) == ("2024년 3월 15일 한번 더 보러감", "2024-03-15")
     assert fact_dates.resolve("지난주 금요일에 제대했어", WED) == ("2024년 3월 8일에 제대했어", "2024-03-08")
     assert fact_dates.resolve("이번 주 토요일에 가", WED)[1] == "2024-03-16"
     # the week (or month) after next and before last: not "다" and next week's date
@@ -1681,3 +1683,10 @@ def test_a_number_or_a_time_keeps_its_comma_and_colon():
     assert "$2,100" in boat.statement and "3:12 pm" in boat.statement
     [baby] = told(extract("our daughter was born thursday at 3:12 am, 7 lbs 4 oz", WED))  # (born: gone by)
     assert baby.when == "2024-03-07"
+
+
+def test_a_guess_at_how_someone_else_feels_is_a_reaction():
+    found = told(extract("Marcus must be pumped about his sunset pictures, october 18th ok im writing it down", WED))
+    assert not any("pumped" in f.statement for f in found)
+    [work] = told(extract("I must be at the station by 6 on Friday", WED))
+    assert work.when == "2024-03-15"

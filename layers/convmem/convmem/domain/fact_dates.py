@@ -142,9 +142,9 @@ _EN = re.compile(
 )
 # (the week, month or weekend after next, or before last: "다다음 주 목요일", "지지난 달"; and as chat
 # writes next and last: "담주 목욜", "담달", "저번주")
-_KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])담(?=\s*(?:주|달))|저번"
+_KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])다?담(?=\s*(?:주|달))|저번"
 _KO = re.compile(
-    _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>모레)"
+    _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>(?:낼\s*)?모레)"
     # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
     r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
@@ -155,7 +155,8 @@ _KO = re.compile(
     r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAY_FORMS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
-_KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0, "다다음": 2, "다음다음": 2, "지지난": -2, "지난지난": -2, "담": 1, "저번": -1}
+_KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0, "다다음": 2, "다음다음": 2, "지지난": -2, "지난지난": -2, "담": 1, "다담": 2,
+                  "저번": -1}
 _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
 
 

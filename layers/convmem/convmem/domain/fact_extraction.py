@@ -385,6 +385,8 @@ _OPINION = re.compile(
     r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|looks|seems)\s+(?:so\s+|really\s+|pretty\s+)?[a-z]+[.!]*$"  # "Sailing sounds amazing"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|sounded)\s+(?:like|as if)\b"  # "Siobhan sounds like she had a better handover"
+    # a guess at how someone else feels ("Marcus must be pumped", "she must be so proud"), not a duty ("I must be at work by 6")
+    r"|^(?!(?:i|im|we)\b)(?:[\w']+\s+){1,2}must\s+be\s+(?:so\s+|really\s+)?(?!(?:at|in|on|by|there|here|home|back|up|out|off)\b)[a-z]+\b"
     # "a greyhound in the bath is the best thing ive heard all week"
     r"|\bbest (?:thing|news) (?:I've|ive|I have|I)\s+(?:ever\s+)?(?:heard|seen|read)\b"
     r"|\b(?:wanna|want to|dying to|desperate to|can't wait to)\s+meet\b",  # "The kids are desperate to meet Juniper"
