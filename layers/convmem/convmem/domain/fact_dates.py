@@ -151,7 +151,10 @@ _KO = re.compile(
     r"|(?:(?P<n>\d+|한|두|세|네|다섯|여섯|일곱)\s*(?P<unit>일|주|주일|달|개월|년)|(?P<span>" + "|".join(_KO_SPANS) + r"))"
     # (일주일 뒤로 옮겨: a shift, no date; 20일 전역, 3일 후기: a word that starts with it, no count back)
     r"\s*(?P<ago>전|뒤|후)(?!로\s*(?:옮기|옮겨|옮겼|미루|미뤄|미뤘|미룬|연기|밀))(?=[에엔부까쯤이인께로라래다야예요]|[^가-힣]|$)"
-    r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
+    # (after a week chat writes a weekday by its first syllable, "이번주 금 저녁에", "담주 화에", where nothing
+    # else is meant: not 일, which is work, nor "다음주 목 아파서")
+    r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAY_FORMS)
+    + r"|[월화수목금토](?=에|부터|까지|\s*(?:저녁|아침|점심|밤|오전|오후|낮|새벽)|[.,!?~ㅋㅎ]|\s*$))"
     r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
     + "|".join(_KO_WEEKDAY_FORMS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
