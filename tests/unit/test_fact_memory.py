@@ -954,7 +954,7 @@ def test_a_weekday_of_last_this_or_next_week_in_korean_is_that_day():
     # a weekday by its first syllable after a week, where nothing else is meant
     assert fact_dates.resolve("담주 금부터 끊을거임", WED)[1] == "2024-03-22"
     assert fact_dates.resolve("이번주 금 저녁에 보자", WED)[1] == "2024-03-15"
-    assert fact_dates.resolve("다음주 목 아파서 병원 감", WED)[1] == "2024-W13"  # (목: the neck)
+    assert fact_dates.resolve("다음주 목 아파서 병원 감", WED)[1] == "2024-W12"  # (목: the neck; next week)
     assert fact_dates.resolve("지난주 금요일에 제대했어", WED) == ("2024년 3월 8일에 제대했어", "2024-03-08")
     assert fact_dates.resolve("이번 주 토요일에 가", WED)[1] == "2024-03-16"
     # the week (or month) after next and before last: not "다" and next week's date
