@@ -997,6 +997,7 @@ def test_texting_keeps_what_they_tell(previous, text, needle):
     "ㅋㅋㅋ 리트리버 체력은 못 이김",  # opens with laughter: a reaction
     "오 가윤이랑 아직 잘 지내는구나 ㅋㅋ 볼링 에버리지 몇임",  # a reaction, then a question without its mark
     "우와 제빵사 도현의 소금빵 ㅋㅋ 택배 돼?",  # a question: no side of it is theirs
+    "고생했네 ㅋ 정관 집 어때",  # "how is it": a question without its mark
     "내일 날씨 좋겠다",  # 내일 is tomorrow, not "my": a reaction stays one
 ])
 def test_reactions_promises_wishes_and_questions_in_texting_are_not_theirs(text):

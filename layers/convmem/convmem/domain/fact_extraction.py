@@ -609,7 +609,8 @@ _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무�
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
                               r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$"
                               r"|(?<=[가-힣])(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone, ~려나 wonders
-                              r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$")  # and so does ~ㄹ까
+                              r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$"  # and so does ~ㄹ까
+                              r"|(?:^|\s)(?:어때|어땠어|어떰|어떠냐)요?[.!~^ㅋㅎ\s]*$")  # and "how is it" ("정관 집 어때")
 
 
 def _heard_where_they_went(sentence: str) -> bool:
