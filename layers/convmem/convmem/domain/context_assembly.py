@@ -58,14 +58,12 @@ def fact_pieces(statements: Sequence[str]) -> list[str]:
     day they were said on first (most carry the day they tell of), then the others under the day
     they were said on, oldest day first. A day is said once, not after each fact said on it: a
     request holds more facts (``fact_merge.recalled_cost`` counts the same)."""
-    undated = [s for s in statements if fact_merge.said_on(s)[1] is None]
-    days: dict[date, list[str]] = {}
-    for s in statements:
-        text, day = fact_merge.said_on(s)
-        if day is not None:
-            days.setdefault(day, []).append(text)
-    pieces = [f"\n- {quote(s)}" for s in undated]
-    for day in sorted(days):
+    days: dict[date | None, list[str]] = {None: []}
+    for statement in statements:
+        text, day = fact_merge.said_on(statement)
+        days.setdefault(day, []).append(text)
+    pieces = [f"\n- {quote(t)}" for t in days.pop(None)]
+    for day in sorted(d for d in days if d is not None):
         pieces += [f"\n{fact_merge.said_header(day)}", *(f"\n- {quote(t)}" for t in days[day])]
     return pieces
 

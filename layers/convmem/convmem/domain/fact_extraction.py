@@ -405,6 +405,9 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\
                         r"more|exciting|huge|family)\s+news|guess what)\b", re.IGNORECASE)
 
 
+_ASIDE_WORDS = 8
+
+
 def _without_opening_aside(sentence: str) -> str:
     """``sentence`` without the opinion or request that opens it before a comma ("i think so, i
     asked her to the wedding", "drive it till it dies i guess, i got 1,100 in savings", "tell marcus
@@ -416,9 +419,6 @@ def _without_opening_aside(sentence: str) -> str:
             and ((_OPINION.search(head) and _I.search(rest)) or _REQUEST.search(head))):
         return rest
     return sentence
-
-
-_ASIDE_WORDS = 8
 
 
 def _news_lead_only(sentence: str) -> bool:
