@@ -25,6 +25,12 @@ _KO_WEEKDAYS = ["월요일", "화요일", "수요일", "목요일", "금요일",
 _KO_WEEKDAY_FORMS = [*_KO_WEEKDAYS, *(d[0] + "욜" for d in _KO_WEEKDAYS)]  # (chat writes 월욜, 토욜)
 
 
+def _weekday_number(word: str) -> int:
+    """Monday 0 ... Sunday 6 of an English weekday, written out or short ("Tuesday", "tues", "Sat")."""
+    word = word.lower()
+    return _WEEKDAYS.index(_WEEKDAY_ABBREVIATIONS.get(word, word))
+
+
 def _ko_weekday(word: str) -> int:
     """Monday 0 ... Sunday 6 of a Korean weekday, written out or as chat writes it (월욜)."""
     return "월화수목금토일".index(word[0])
@@ -185,11 +191,11 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _nth(said, m["nmonth"].lower(), m["nth"].lower(), m["nwday"].lower())
     if m["wk_from"]:
         start = m["wk_from"].lower()
-        base = (_weekday(said, _WEEKDAYS.index(m["wk_day"].lower()), 1) if m["wk_day"]
+        base = (_weekday(said, _weekday_number(m["wk_day"]), 1) if m["wk_day"]
                 else said + timedelta(days=0 if start.endswith(("today", "now")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
     if m["ago_day"]:
-        return _day(_weekday(said, _WEEKDAYS.index(m["ago_day"].lower()), -1) - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
+        return _day(_weekday(said, _weekday_number(m["ago_day"]), -1) - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
     if m["ago_from"]:
         base = said - timedelta(days=0 if m["ago_from"].lower() == "today" else 1)
         unit, n = _counted(m["ago_n"], m["ago_unit"], 1)
@@ -199,7 +205,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _day(base - timedelta(days=n * (7 if unit == "week" else 1)))
     if m["day_wk"]:
         weeks = 2 if m["day_wk_n"].lower() == "fortnight" else 1
-        d = _weekday(said, _WEEKDAYS.index(m["day_wk"].lower()), 1) + timedelta(weeks=weeks)
+        d = _weekday(said, _weekday_number(m["day_wk"]), 1) + timedelta(weeks=weeks)
         return f"on {m['day_wk'].capitalize()} {day_text(d)}", d.isoformat()
     if m["dby"]:
         return _day(said - timedelta(days=2))
@@ -589,7 +595,7 @@ _AGREEING_MONTHS = 6
 def _weekday_beside(text: str, start: int) -> int | None:
     """The weekday (0 for Monday) named right before ``text[start:]``, if one is."""
     m = _WEEKDAY_BESIDE.search(text, 0, start)
-    return None if m is None else _WEEKDAYS.index(_WEEKDAY_ABBREVIATIONS.get(m.group(1).lower(), m.group(1).lower()))
+    return None if m is None else _weekday_number(m.group(1))
 
 
 def _on_weekday(said: date, weekday: int, nth: int, month: int | None = None) -> date | None:
@@ -606,10 +612,9 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool, wee
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or next(_days_of_month(said, nth, past), None)
         return None if d is None else (f"{m['dlead']}{day_text(d)}", d.isoformat())
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
-        name = m["wd"] or _WEEKDAY_ABBREVIATIONS[(m["wda"] or m["wdb"]).lower()]
-        weekday = _ko_weekday(name) if korean else _WEEKDAYS.index(name.lower())  # "on tuesday" too
+        weekday = _ko_weekday(m["wd"]) if korean else _weekday_number(m["wd"] or m["wda"] or m["wdb"])  # "on tues" too
         d = _weekday(said, weekday, -1 if past else 1)
-        return (ko_day_text(d), d.isoformat()) if korean else (f"on {name.capitalize()} {day_text(d)}", d.isoformat())
+        return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         return next(((ko_day_text(d), d.isoformat()) for d in _days_of_month(said, int(m["kd"]), past)), None)
     if korean:
