@@ -256,8 +256,9 @@ def assemble(
     facts_cost: list[int] = []
     said_days: set[date | None] = set()  # (a fact's header counts with the most relevant fact said that day)
     for _, t in facts:
-        facts_cost.append(fact_merge.recalled_cost(t, said_days))
-        said_days.add(fact_merge.said_on(t)[1])
+        cost, day = fact_merge.recalled_cost(t, said_days)
+        facts_cost.append(cost)
+        said_days.add(day)
     know_head, know_cost = block(KNOWLEDGE_HEADER, [_knowledge_line(k) for k in knowledge])
     overflow = _Overflow(history)
     verbatim = sum(history_cost)

@@ -465,12 +465,13 @@ def said_header(day: date) -> str:
     return f"Said on {day.isoformat()}:"
 
 
-def recalled_cost(statement: str, days: set[date | None]) -> int:
+def recalled_cost(statement: str, days: set[date | None]) -> tuple[int, date | None]:
     """Tokens ``statement`` adds to the facts block (``context_assembly.fact_pieces``) beside facts
-    said on ``days``: its line, and the header of its day when it is the first said that day."""
+    said on ``days`` (its line, and the header of its day when it is the first said that day), and
+    that day (None when it names none)."""
     text, day = said_on(statement)
     cost = count_tokens(f"\n- {quote(text)}")
-    return cost + (count_tokens(f"\n{said_header(day)}") if day is not None and day not in days else 0)
+    return cost + (count_tokens(f"\n{said_header(day)}") if day is not None and day not in days else 0), day
 
 
 def _short(statement: str, words: int) -> str:
@@ -696,7 +697,7 @@ def recall(
     repeats: list[int] = []
     for i in itertools.chain(_novel_first(order, facts, seen, repeats), fill):
         fact = facts[i]
-        cost = recalled_cost(fact.statement, days)
+        cost, day = recalled_cost(fact.statement, days)
         if used + cost > budget_tokens:
             misfits += 1
             if misfits == MAX_MISFITS:
@@ -704,7 +705,7 @@ def recall(
             continue
         misfits = 0
         chosen.append(fact)
-        days.add(said_on(fact.statement)[1])
+        days.add(day)
         seen.update(_term_set(_without_said(fact.statement)))
         used += cost
         if len(chosen) == max_facts or used + 4 > budget_tokens:
