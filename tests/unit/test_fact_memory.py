@@ -305,6 +305,13 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     # ... and one opening a sentence before a comma or its subject
     ("well monday, the labour day holiday, we got that wind", "on Monday 11 March 2024, the labour day", "2024-03-11"),
     ("Monday i start the new job", "on Monday 18 March 2024 i start", "2024-03-18"),
+    ("Friday night I played pickup basketball", "on Friday 8 March 2024 night I played", "2024-03-08"),
+    ("Thursday morning I got the email from the embassy", "on Thursday 7 March 2024 morning I got", "2024-03-07"),
+    # a day alone, with no verb to say which way: the nearer one, gone by or to come
+    ("5 March.", "5 March 2024", "2024-03-05"),
+    ("20 March!", "20 March 2024", "2024-03-20"),
+    ("2 February.", "2 February 2024", "2024-02-02"),
+    ("24 December.", "24 December 2023", "2023-12-24"),
     # texting writes a month next to its day small, and a weekday before a date is that date's
     ("my first day back is now monday 4th november", "monday 4 November 2024", "2024-11-04"),
     ("signed up for the bristol 10k next may", "in May 2024", "2024-05"),  # next May, last September
@@ -1695,3 +1702,23 @@ def test_a_guess_at_how_someone_else_feels_is_a_reaction():
     assert not any("pumped" in f.statement for f in found)
     [work] = told(extract("I must be at the station by 6 on Friday", WED))
     assert work.when == "2024-03-15"
+
+
+def test_a_day_alone_opening_the_news_dates_the_sentence_after_it():
+    [defence] = told(extract("5 March. Passed with minor revisions!", WED, previous="Tell me everything!"))
+    assert defence.statement == "5 March 2024. Passed with minor revisions" and defence.when == "2024-03-05"
+    [keys] = told(extract("Yesterday. Got the keys to the flat!", WED))
+    assert keys.statement == "On 12 March 2024. Got the keys to the flat" and keys.when == "2024-03-12"
+    # ... but one after news says when that news was: it stays with it
+    [truck] = told(extract("I BOUGHT A TRUCK. Yesterday. 2020 Chevy Silverado, blue", WED))
+    assert truck.statement.startswith("They BOUGHT A TRUCK. On 12 March 2024. 2020 Chevy") and truck.when == "2024-03-12"
+
+
+def test_an_aside_in_brackets_to_the_other_party_leaves_the_visitors_sentence_whole():
+    text = ("I sent the draft to Margaret on Friday with a note listing three questions (thank you for that tip). "
+            "She replied this morning.")
+    [sent] = told(extract(text, WED))
+    assert sent.statement.startswith("They sent the draft to Margaret on Friday 8 March 2024 with a note listing three questions.")
+    assert "tip" not in sent.statement and sent.when == "2024-03-08"
+    [bought] = told(extract("우리 가게 앞에 새 카페가 생겨서 어제 처음 가 봤어 (니가 말한 거 아님)", WED))
+    assert "카페" in bought.statement and "니가" not in bought.statement

@@ -393,9 +393,10 @@ _EN_PARTIAL = re.compile(
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b))"
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
-    # holiday, we got that wind", "Monday we drove up"; not a list of days: "Monday, Wednesday and Friday")
+    # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
+    # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:i|we|he|she|they|my|our|me and)\b)))"
+    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|morning|afternoon|evening|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b)))"
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
@@ -457,6 +458,7 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 # this thursday", "I went on monday and I'm seeing them again on friday").
 EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a clause with one)
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]{2,}(?<!\bon)(?<!\bOn)")
 _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
                          r"|['\u2019](?:re|m)\b", re.IGNORECASE)  # (not a possessive's: "went to Dan's on saturday")
 
@@ -468,12 +470,13 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     return before[-1] if before else 0, after.start() if after else len(text)
 
 
-def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool:
+def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool | None:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
     "theyre eight on the 2nd of may"), else the way the date before it in the text went
     (``earlier``: "start june 3rd... wait no june 10th"), else the tense of the whole text, else
-    of the question it answers (``asked``: "the babies came?" - "On Friday!")."""
+    of the question it answers (``asked``: "the babies came?" - "On Friday!"); None when nothing
+    has a tense and the day stands alone ("5 August." opening the news)."""
     lo, hi = _clause(text, start, end)
     marks = sorted([*((m.start(), False) for m in _FUTURE_EN.finditer(text, lo, hi)),
                     *((m.start(), False) for m in _PRESENT_EN.finditer(text, lo, hi)),
@@ -484,8 +487,10 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
         return ahead[-1] if ahead else marks[0][1]
     if earlier is not None:
         return earlier
-    told = next((t for t in (text, asked) if t and (_FUTURE_EN.search(t) or _PRESENT_EN.search(t) or _past_at(t))), text)
-    return _past(told, False)
+    told = next((t for t in (text, asked) if t and (_FUTURE_EN.search(t) or _PRESENT_EN.search(t) or _past_at(t))), None)
+    if told is None and not _WORD.search(text[:start] + text[end:]):
+        return None  # the day alone: no verb says which way
+    return _past(told or text, False)
 
 
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
@@ -531,7 +536,24 @@ def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
     return None
 
 
+def _nearest_day(said: date, month: int, day: int) -> date | None:
+    """The ``day`` of ``month`` nearest ``said``, gone by or to come."""
+    found = [d for d in (_partial_day(said, month, day, True), _partial_day(said, month, day, False)) if d is not None]
+    return min(found, key=lambda d: abs(d - said), default=None)
+
+
 _ONLY_A_HOLIDAY = re.compile(r"\W*(?:(?:and|now|so|then|ok|okay|right)\s+)*(?:" + _HOLIDAY_NAMES + r")\W*", re.IGNORECASE)
+
+
+def only_a_day(sentence: str, said_at: datetime | None) -> bool:
+    """Whether a sentence only names a day ("5 August.", "Yesterday!", "지난주 금요일."): the time
+    of the news that follows it."""
+    if said_at is None:
+        return False
+    rest = sentence
+    for r in sorted(find(sentence, said_at), key=lambda r: r.start, reverse=True):
+        rest = rest[: r.start] + " " + rest[r.end:]
+    return not re.search(r"\w", re.sub(r"(?i)\b(?:on|at|in|the|and|then|so|of)\b|에|요|[ㅋㅎㅠ]", " ", rest))
 
 
 def only_a_holiday(sentence: str) -> bool:
@@ -606,7 +628,11 @@ def _on_weekday(said: date, weekday: int, nth: int, month: int | None = None) ->
     return min((d for d in days if d is not None and d.weekday() == weekday), key=lambda d: abs(d - said), default=None)
 
 
-def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool, weekday: int | None = None) -> tuple[str, str] | None:
+def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: bool,
+                     weekday: int | None = None) -> tuple[str, str] | None:
+    """The date a partial one means, said on ``said``: gone by when ``tense`` is past (True), to
+    come when not, and for a day of a month, the nearer of the two when nothing says (None)."""
+    past = bool(tense)
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         nth = int(re.sub(r"\D", "", m["dn"]))
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or next(_days_of_month(said, nth, past), None)
@@ -627,7 +653,8 @@ def _resolve_partial(m: re.Match[str], said: date, past: bool, korean: bool, wee
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
     month, nth = month_number(month_name), int(day)
-    found = (_on_weekday(said, weekday, nth, month) if weekday is not None else None) or _partial_day(said, month, nth, past)
+    found = (_on_weekday(said, weekday, nth, month) if weekday is not None else None) or (
+        _partial_day(said, month, nth, past) if tense is not None else _nearest_day(said, month, nth))
     return (day_text(found), found.isoformat()) if found else None
 
 

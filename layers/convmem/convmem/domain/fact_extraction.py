@@ -634,6 +634,11 @@ _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested
 _PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|adore|hate|hated)\b", re.IGNORECASE)
 
 
+# An aside in brackets to the other party ("I sent it with a note (thank you for that tip).", "(you
+# were right)") is no clause of the visitor's sentence around it.
+_ASIDE_TO_THEM = re.compile(r"\s*\((?=[^()]*?" + _OTHER_PARTY.pattern + r")[^()]*\)", re.IGNORECASE)
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
@@ -641,6 +646,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     ``answering``: the sentence answers the other party's question about the visitor."""
     if _ASKS_BY_ORDER.match(sentence.lstrip()):
         return None  # a question without its mark, the whole sentence ("does she need her own or does mine cover her")
+    sentence = _ASIDE_TO_THEM.sub("", sentence)
     parts = [p for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
@@ -1074,12 +1080,19 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
                                      or elaborates)
+        if when is not None and last is None and held is None and not answers and fact_dates.only_a_day(sentence, said_at):
+            # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
+            # happened then.
+            alone = resolved.strip(" .!")
+            last, held = None, (alone[:1].upper() + alone[1:], [], when)
+            continue
         if not own and not continues:
             last = held = None
             continue
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = _content(sentence)
+        day = when or (held[2] if held is not None and not held[1] else None)  # (or the day alone before it)
         if continues and last is not None:
             joined = _joined(out[last], statement, content, when)  # it goes on about the previous sentence: one fact
             if joined is not None:
@@ -1089,7 +1102,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 last = None
                 continue
         elif held is not None and (continues or (own and (_carries(content, when, sentence, covered) or (
-                when is not None and _carries([*held[1], *content], when, sentence, covered))))):
+                day is not None and _carries([*held[1], *content], day, sentence, covered))))):
             # It completes the thin sentence before it, or that one leads into it ("I got promoted!
             # I'm a senior designer now."), or the two thin ones make a dated fact together ("루나툰이라는
             # 회사야. 다음 달 첫째 주부터 출근해"): one fact, so the lead is not lost.
