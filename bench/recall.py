@@ -40,7 +40,9 @@ range the answer denotes (rule 4 of the matcher).
 
 Attribution: a conversation of the project's set lists ``other_party_terms`` (an extension
 field LoCoMo readers ignore): the other party's own things (their pet's name, their job...).
-A stored fact containing one attributes the other party's things to the visitor.
+A stored fact containing one attributes the other party's things to the visitor, unless it only
+turns them down by name ("They'll pass on Headspace": the visitor's own preference, reported
+apart as ``other_party_declined``).
 
     .venv/bin/python -m bench.recall                          # the project's set (+ LoCoMo if present)
     .venv/bin/python -m bench.recall --conversations FILE ... --budget 300 1000
@@ -499,7 +501,7 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
             row[name] = {"present": resolved or found.has_answer(q.answer), "resolved": resolved, "tokens": tokens}
         per_q.append(row)
 
-    wrong = attributed_to_visitor(facts, conv.other_party_terms)
+    wrong, declined = mentions_of_terms(facts, conv.other_party_terms)
     return {
         "name": conv.name, "source": conv.source, "language": conv.language,
         "sessions": len(sessions), "utterances": len(utterances), "turns": replayed["turns"],
@@ -509,6 +511,9 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
         "other_party_facts": fig(len(wrong) if conv.other_party_terms else None, "facts",
                                  "stored facts naming one of the file's other_party_terms (None: the file lists none)",
                                  examples=wrong[:10], goal=0, met=(not wrong) if conv.other_party_terms else None),
+        "other_party_declined": fig(len(declined) if conv.other_party_terms else None, "facts",
+                                    "stored facts that only turn one of the file's other_party_terms down by name "
+                                    "(\"They'll pass on Headspace\"): the visitor's own, not counted above", examples=declined[:10]),
         "by_category": aggregate(per_q, systems(budgets)),
         "per_question": per_q,
     }
@@ -530,16 +535,33 @@ def _request_tokens(request: Any) -> int:
     return request_tokens(request)
 
 
-def attributed_to_visitor(facts: list[tuple[str, str]], terms: list[str]) -> list[str]:
-    """Statements of stored facts (statement, what else names it) that name one of the other party's things."""
+# Turning a thing down by name ("They'll pass on Atomic Habits", "no Cozi", "the shakshuka is out",
+# "런데이 같은 것은 저와 맞지 않습니다") owns nothing of the other party's: a refusal before the
+# term in its clause in English (at most four words before it, and not "don't tell"), after it in
+# Korean (the verb ends the clause), or "is out" after it.
+_REFUSES_BEFORE = re.compile(r"\b(?:no|not|never|nor|without|pass(?:ed|ing)? on|instead of|rather than|skip(?:ped|ping)?|declin\w*"
+                             r"|turn(?:ed|ing)? down|(?:do|does|did|wo|ca|ai|is|are|was|were|have|has|would|could|should)nt)"
+                             r"(?! (?:tell|talk|ask|say|mention)\b)(?: \S+){0,4} $")
+_REFUSES_AFTER = re.compile(r"^\s*(?:is|s|was) out\b|(?<![가-힣])(?:말고|대신|빼고|안|않|싫|별로|패스)|(?:않|싫|말고|대신)")
+_CLAUSE_END = re.compile(r"[.,;:!?()]|\s(?:and|but|so)\s|\s[-\u2013\u2014]\s")
+
+
+def mentions_of_terms(facts: list[tuple[str, str]], terms: list[str]) -> tuple[list[str], list[str]]:
+    """Statements of stored facts (statement, what else names it) that name one of the other party's
+    things: those that own or tell of one (attributed), and those that only turn one down by name
+    (declined), a clause at a time."""
     from bench.recall_match import normalise
 
-    out = []
+    patterns = [re.compile(rf"(?<!\w){re.escape(normalise(t))}(?!\w)") for t in terms]
+    attributed, declined = [], []
     for statement, also in facts:
-        said = Request(f"{statement} {also}")
-        if any(re.search(rf"(?<!\w){re.escape(normalise(t))}(?!\w)", said.text) for t in terms):
-            out.append(statement)
-    return out
+        if not any(p.search(Request(f"{statement} {also}").text) for p in patterns):
+            continue
+        clauses = [normalise(c) for c in _CLAUSE_END.split(statement)]
+        named = [(c, m) for c in clauses for p in patterns for m in p.finditer(c)]
+        refused = named and all(_REFUSES_BEFORE.search(c[: m.start()]) or _REFUSES_AFTER.search(c[m.end():]) for c, m in named)
+        (declined if refused else attributed).append(statement)
+    return attributed, declined
 
 
 def aggregate(rows: list[dict[str, Any]], systems: list[str]) -> dict[str, Any]:
@@ -617,7 +639,8 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
         if chosen:
             rows = [q for r in chosen for q in r["per_question"]]
             sets[label] = {"conversations": [r["name"] for r in chosen], "by_category": aggregate(rows, systems(budgets)),
-                           "other_party_facts": sum(r["other_party_facts"]["value"] or 0 for r in chosen)}
+                           "other_party_facts": sum(r["other_party_facts"]["value"] or 0 for r in chosen),
+                           "other_party_declined": sum(r["other_party_declined"]["value"] or 0 for r in chosen)}
     if not per_question:
         for r in results:
             del r["per_question"]
@@ -669,16 +692,21 @@ def table(r: dict[str, Any]) -> list[str]:
         lines.append(f"  {label}: {', '.join(s['conversations'])}")
         lines += _category_rows(s["by_category"], indent="    ")
     lines.append("  per conversation (all categories): convmem / window / " + " / ".join(
-        f"bm25@{b}" for b in r["budgets"]) + " / bm25@memory / stored / whole; facts stored; other-party facts; replay s; facts job")
+        f"bm25@{b}" for b in r["budgets"]) + " / bm25@memory / stored / whole; facts stored; other-party facts (+ turned down by name); replay s; facts job")
     for c in r["conversations"]:
         a = c["by_category"].get("all")
         if not a:
             continue
         rates = " / ".join(f"{a[k]['rate']:.0%}" for k in a if isinstance(a[k], dict))
         lines.append(f"    {c['name']} ({c['source']}, {c['language']}, {c['sessions']} sessions, {c['questions_asked']} q): "
-                     f"{rates}; {c['facts_stored']} facts; {c['other_party_facts']['value']}; {c['replay_seconds']} s; "
+                     f"{rates}; {c['facts_stored']} facts; {c['other_party_facts']['value']}{_turned_down(c)}; {c['replay_seconds']} s; "
                      f"facts job median {c['facts_job_ms_median']} ms")
     return lines
+
+
+def _turned_down(c: dict[str, Any]) -> str:
+    declined = c.get("other_party_declined", {}).get("value")
+    return f" (+{declined} turned down)" if declined else ""
 
 
 def _category_rows(by: dict[str, Any], indent: str) -> list[str]:

@@ -96,3 +96,26 @@ def test_a_visitor_run_and_the_reply_after_it_make_one_turn():
     assert [(t.visitor, t.reply) for t in turns] == [
         (OPENING_PLACEHOLDER, "hi"), ("one\ntwo", "reply"), ("last", "(no reply recorded)")]
     assert turns[1].dia_ids == ("D1:2", "D1:3", "D1:4")
+
+
+@pytest.mark.parametrize("statement, declined", [
+    ("They'll pass on Headspace", True),
+    ("They ain't paying $12.99 a month for no Headspace", True),
+    ("They don't need a Headspace, they have a Ruth Ann", True),
+    ("Dennis doesn't do apps, so no Headspace, the whiteboard wins", True),
+    ("They can't stand eggs, so the Headspace is out", True),
+    ("그래서 헤드스페이스 같은 것은 저와 맞지 않습니다", True),
+    ("They love Headspace", False),
+    ("They went to Headspace yesterday and it was not bad", False),  # (the "not" is about something else)
+    ("Linda sent them a link to that Headspace", False),  # ("sent" is no "n't")
+    ("Don't tell Headspace", False),  # (an instruction about it, not a refusal of it)
+    ("They declined the job, then Headspace called them", False),  # (too far from the refusal, in another clause)
+    ("Headspace doesn't like the rain", False),  # (the thing itself says no: it is still theirs)
+    ("헤드스페이스 배가 더 나왔다", False),
+])
+def test_a_fact_that_only_turns_the_other_partys_thing_down_by_name_is_reported_apart(statement, declined):
+    from bench.recall import mentions_of_terms
+
+    attributed, turned_down = mentions_of_terms([(statement, "")], ["Headspace", "헤드스페이스"])
+    assert (turned_down, attributed) == (([statement], []) if declined else ([], [statement]))
+    assert mentions_of_terms([("They meditate every morning", "")], ["Headspace"]) == ([], [])
