@@ -344,6 +344,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("동생이 3월 2일에 이사했다고 연락 왔어", "2024년 3월 2일", "2024-03-02"),
     # a day of the month alone: this month's or the next (the last), or that of the month named before it
     ("국시가 24일이라 요즘 예민함", "2024년 3월 24일", "2024-03-24"),
+    # ... and texting's nominal ending (~ㅁ) tells no tense: the nearer one, unless it says it is to come
+    ("설날인 29일에 안동 와서 하룻밤 자고 감", "2024년 2월 29일", "2024-02-29"),
+    ("3월 1일에 필라테스 등록함", "2024년 3월 1일", "2024-03-01"),
+    ("29일에 서울 갈 예정임", "2024년 3월 29일", "2024-03-29"),
     ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),
     ("8월 11일부터 24일까지로 미뤘어요", "2024년 8월 11일부터 2024년 8월 24일까지", "2024-08-11"),
 ])

@@ -437,6 +437,11 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
 # The past in Korean is a syllable closed by ㅆ (었, 했, 갔, 옮겼, 부러졌, 데려왔), but for 있 (there is) and 겠
 # (will, must): a list of the common ones missed "옮겼다", and a Wednesday said on a Sunday was read ahead.
 _PAST_KO = re.compile("[" + "".join(c for c in (chr(0xAC00 + 28 * i + 20) for i in range(19 * 21)) if c not in "있겠") + "]")
+# Texting's nominal ending ("자고 감", "등록함", "끝남": a syllable closed by ㅁ) narrates without a
+# tense; unless something says it is still to come (~ㄹ 거/게/래/까/수, ~려고, ~겠, 예정, moved to).
+_KO_NOMINAL_END = re.compile("[" + "".join(chr(0xAC00 + 28 * i + 16) for i in range(19 * 21)) + r"][.!~^ㅋㅎㅠㅜ\s]*$")
+_KO_AHEAD = re.compile(r"[" + "".join(chr(0xAC00 + 28 * i + 8) for i in range(19 * 21)) + r"]\s*(?:거|게|께|래|까|수|예정|계획)"
+                       r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
 _KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
@@ -512,11 +517,13 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
 _KO_QUOTED = re.compile(r"[가-힣]+(?:다고|라고)(?![가-힣])")
 
 
-def _ko_past_at(text: str, end: int) -> bool:
+def _ko_past_at(text: str, end: int) -> bool | None:
     """Whether the Korean date ending at ``text[end]`` is past: by the clause quoted after it, if
-    one is, else by the sentence."""
+    one is, else by the sentence; None when a nominal ending tells no tense ("설날인 29일에 안동 와서
+    하룻밤 자고 감"): the nearer day."""
     quoted = _KO_QUOTED.search(text, end)
-    return _past(text[end:quoted.end()] if quoted else text, True)
+    told = text[end:quoted.end()] if quoted else text
+    return True if _past(told, True) else None if _KO_NOMINAL_END.search(told) and not _KO_AHEAD.search(told) else False
 
 
 def _past(text: str, korean: bool) -> bool:
@@ -642,9 +649,12 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         d = _weekday(said, weekday, -1 if past else 1)
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
-        return next(((ko_day_text(d), d.isoformat()) for d in _days_of_month(said, int(m["kd"]), past)), None)
+        days = [*_days_of_month(said, int(m["kd"]), past)][:1] if tense is not None else [
+            *_days_of_month(said, int(m["kd"]), True)][:1] + [*_days_of_month(said, int(m["kd"]), False)][:1]
+        nearest = min(days, key=lambda d: abs(d - said), default=None)
+        return None if nearest is None else (ko_day_text(nearest), nearest.isoformat())
     if korean:
-        found = _partial_day(said, int(m["m"]), int(m["d"]), past)
+        found = _partial_day(said, int(m["m"]), int(m["d"]), past) if tense is not None else _nearest_day(said, int(m["m"]), int(m["d"]))
         return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
         past = past or m["lead"].lower() == "since"  # ("17 pounds down since January": gone by)
