@@ -62,6 +62,12 @@ def told(facts):
     "How was the recital? I can't picture Theo on a stage.",
     "민호 씨 요리 잘하잖아.",
     "그 케이크 먹어 보고 싶다!",
+    # what they said, put back to them ("you said..."), and what the visitor tells them to do
+    "너네 동네 밤길 어둡다며",
+    "요즘 다이어트 한다며ㅋㅋ",
+    "지난번엔 울면서 들어갔다며 ㅠㅠ",
+    "사장님한테 말해서 14일 15일 빼라",
+    "오늘은 일찍 자라~",
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
@@ -1706,6 +1712,11 @@ def test_a_guess_at_how_someone_else_feels_is_a_reaction():
     assert not any("pumped" in f.statement for f in found)
     [work] = told(extract("I must be at the station by 6 on Friday", WED))
     assert work.when == "2024-03-15"
+
+
+def test_korean_because_it_is_is_no_order_to_the_other_party():
+    [role] = told(extract("직급은 그대로고 역할만 바뀌는 거라, 그래도 연봉 협상 때 얘기해 보려고요", WED))
+    assert role.statement.startswith("직급은 그대로고 역할만 바뀌는 거라")
 
 
 def test_a_day_alone_opening_the_news_dates_the_sentence_after_it():
