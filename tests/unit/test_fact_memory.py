@@ -789,6 +789,10 @@ def test_how_was_something_of_theirs_frames_the_answer_and_a_question_about_some
     assert asked_of_them("Is she still baking every Sunday?") == "is she still baking every Sunday"
     assert asked_of_them("Still coming to Tacoma in August?", frozenset({"ana"})) is None
     assert asked_of_them("Have you looked at a Toyota Yaris?") is None  # what the asker suggests
+    # an abbreviation for a kind of thing is no name, and asking politely asks all the same
+    assert asked_of_them("How did your MRI go?") == "how did their MRI go"
+    assert asked_of_them("What's the TA job, if you don't mind me asking?") == "what's the TA job"
+    assert asked_of_them("Did you like the BBC Radio job?") is None and asked_of_them("How was NYC?") is None
     [ana] = told(extract("Ana is great. She's a violinist with the city orchestra.", WED,
                          previous="How is Ana, by the way?", theirs=["Ana"]))
     assert ana.statement.startswith("Asked how is Ana, by the way: Ana is great. She's a violinist")

@@ -785,6 +785,7 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
         return _KO_QUESTION_LEAD.sub("", question).rstrip("?!. ")
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
+    question = _ASKS_POLITELY.sub("", question)  # ("What's the TA job, if you don't mind me asking?")
     if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question) or _names_another(question, theirs)
             or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
@@ -795,6 +796,10 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     return text.lower() if text.isupper() else text[:1].lower() + text[1:]
 
 
+_ASKS_POLITELY = re.compile(r",?\s*(?:if\s+(?:you\s+)?(?:don'?t|do\s+not)\s+mind\s+(?:me\s+|my\s+)?asking|if\s+I\s+may\s+ask)\b",
+                            re.IGNORECASE)
+
+
 def _names_another(question: str, theirs: frozenset[str]) -> bool:
     """Whether ``question`` names someone or something by name other than one of the visitor's
     people and pets (``theirs``, case folded: "How is Ana?", "Is Pepper still the grumpy one?" ask
@@ -803,7 +808,12 @@ def _names_another(question: str, theirs: frozenset[str]) -> bool:
     ("Still coming to Tacoma?"), what they suggest ("Have you looked at a Toyota Yaris?"), or
     simply wrong."""
     return any(m.group(0) not in _CALENDAR_WORDS and m.group(0).casefold() not in theirs and not _KIN_NAME.match(m.group(0))
-               for m in _NAMED_THING.finditer(question))  # ("How's Mam?": their mother, as "your mam" is)
+               and not _KIND_OF_THING.match(question, m.start())  # ("How's Mam?": their mother, as "your mam" is)
+               for m in _NAMED_THING.finditer(question))
+
+
+# ... but an abbreviation naming a kind of thing is no name ("What's the TA job?", "How did your MRI go?").
+_KIND_OF_THING = re.compile(r"(?:(?<=\bthe\s)|(?<=\byour\s)|(?<=\bur\s)|(?<=\ba\s)|(?<=\ban\s))[A-Z]{2,4}s?\b(?!\s+[A-Z])")
 
 
 def _promise(sentence: str) -> bool:
