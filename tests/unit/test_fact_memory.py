@@ -354,6 +354,15 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("설날인 29일에 안동 와서 하룻밤 자고 감", "2024년 2월 29일", "2024-02-29"),
     ("3월 1일에 필라테스 등록함", "2024년 3월 1일", "2024-03-01"),
     ("29일에 서울 갈 예정임", "2024년 3월 29일", "2024-03-29"),
+    # a Korean month alone: by the verb of its own clause, not the sentence's ("가려고 ... 끊었어요")
+    ("3월 말에 그만둬요", "2024년 3월 말에", "2024-03"),
+    ("12월에 결혼해요", "2024년 12월에", "2024-12"),
+    ("2월에 부산 다녀왔어", "2024년 2월에", "2024-02"),
+    ("8월에 다낭 가려고 4월 1일 비행기표 끊었어요", "2024년 8월에 다낭", "2024-08"),
+    ("얘기했더니 다들 괜찮다고 6월 초에 가자고 해주네요", "2024년 6월 초에", "2024-06"),
+    ("1월부터 필라테스 다녀요", "2024년 1월부터", "2024-01"),  # from or since: the nearer
+    ("5월에 하프마라톤 신청했어", "2024년 5월에", "2024-05"),  # long gone would be said with 작년
+    ("8월에 연차 냈어 8일부터 3일", "2023년 8월 8일부터", "2023-08"),  # a day alone, of the month before it
     ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),
     ("8월 11일부터 24일까지로 미뤘어요", "2024년 8월 11일부터 2024년 8월 24일까지", "2024-08-11"),
 ])
@@ -366,7 +375,7 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
                                   "the next may be harder", "I signed up for next March 2025's race",
                                   "we do yoga every Friday.", "practice nurse, monday to friday",
                                   "we moved up to the 11th floor", "second prize for the 3rd time",
-                                  "제주도 4박 5일이야", "3일 동안 푹 쉬었어",
+                                  "제주도 4박 5일이야", "3일 동안 푹 쉬었어", "3개월 동안 다녔어",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

@@ -417,7 +417,10 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
-                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날)")
+                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날)"
+                         # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
+                         # (the last), as the tense says; not a day of it, nor a count ("3개월")
+                         r"|(?<![년\d])(?<!년 )(?<![-.~])(?P<km>1[0-2]|[1-9])월(?!\s*\d{1,2}일)(?=\s*(?:초|중순|말|초순|하순)?(?:에|부터|까지|쯤|경|달|엔|이|이라|이야|로))")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
@@ -440,11 +443,14 @@ _PAST_KO = re.compile("[" + "".join(c for c in (chr(0xAC00 + 28 * i + 20) for i 
 # Texting's nominal ending ("자고 감", "등록함", "끝남": a syllable closed by ㅁ) narrates without a
 # tense; unless something says it is still to come (~ㄹ 거/게/래/까/수, ~려고, ~겠, 예정, moved to).
 _KO_NOMINAL_END = re.compile("[" + "".join(chr(0xAC00 + 28 * i + 16) for i in range(19 * 21)) + r"][.!~^ㅋㅎㅠㅜ\s]*$")
+# How far back a Korean month alone reaches with a past verb: further back, it is said with 작년.
+_KO_MONTH_BACK = 8
+_KO_FROM = re.compile(r"\s*(?:초|중순|말|초순|하순)?\s*부터")
 _KO_AHEAD = re.compile(r"[" + "".join(chr(0xAC00 + 28 * i + 8) for i in range(19 * 21)) + r"]\s*(?:거|게|께|래|까|수|예정|계획)"
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
-_KO_PLANNED = re.compile(r"기로\s*(?:했|하|함|결정)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
+_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡혔|정했)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요", "7일 출발로
 # 당겨졌어", "11일부터 24일까지로"), and the day it is moved from ("5월 31일에서 6월 7일로 미뤘어요"); not a
 # day something else is moved on ("월요일에 큰 병원으로 옮겼다").
@@ -517,13 +523,30 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
 _KO_QUOTED = re.compile(r"[가-힣]+(?:다고|라고)(?![가-힣])")
 
 
+def _ko_month_past(text: str, end: int) -> bool | None:
+    """Whether the Korean month alone ending at ``text[end]`` is past: by its own clause, up to the
+    first verb that links it to the next ("8월에 다낭 가려고 4월 1일 비행기표 끊었어요": the trip is
+    to come; "9월에 회사 큰 프로모션이 잡혀서 11월로 미뤘어요"), as the tense nearest an English date
+    decides (what comes before it in the sentence is another clause's)."""
+    link = _KO_CLAUSE_LINK.search(text, end)
+    return _ko_past_at(text[end: link.end() if link else len(text)], 0)
+
+
+# A Korean verb that ends its clause and leads into the next: ~고, ~서, ~는데, ~려고, ~면, ~니까, ~지만
+_KO_CLAUSE_LINK = re.compile(r"[가-힣](?:고|서|는데|은데|던데|려고|려구|면|니까|니께|지만|다가|자고|라고)(?=[\s,.!~]|$)|[,.!?](?=\s|$)")
+
+
 def _ko_past_at(text: str, end: int) -> bool | None:
     """Whether the Korean date ending at ``text[end]`` is past: by the clause quoted after it, if
     one is, else by the sentence; None when a nominal ending tells no tense ("설날인 29일에 안동 와서
     하룻밤 자고 감"): the nearer day."""
     quoted = _KO_QUOTED.search(text, end)
     told = text[end:quoted.end()] if quoted else text
-    return True if _past(told, True) else None if _KO_NOMINAL_END.search(told) and not _KO_AHEAD.search(told) else False
+    if _past(told, True):
+        return True
+    # (and "1월부터 필라테스 다녀요", from or since: the present says neither)
+    untold = _KO_NOMINAL_END.search(told) or _KO_FROM.match(text, end)
+    return None if untold and not _KO_AHEAD.search(told) else False
 
 
 def _past(text: str, korean: bool) -> bool:
@@ -653,6 +676,14 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
             *_days_of_month(said, int(m["kd"]), True)][:1] + [*_days_of_month(said, int(m["kd"]), False)][:1]
         nearest = min(days, key=lambda d: abs(d - said), default=None)
         return None if nearest is None else (ko_day_text(nearest), nearest.isoformat())
+    if korean and m["km"]:
+        month = int(m["km"])
+        years = [said.year, said.year - 1 if month > said.month else said.year + 1 if month < said.month else said.year]
+        year = (years[0] if (month <= said.month) == past or month == said.month else years[1]) if tense is not None else min(
+            years, key=lambda y: abs((y - said.year) * 12 + month - said.month))
+        if past and (said.year - year) * 12 + said.month - month > _KO_MONTH_BACK:
+            year = said.year  # (a bare month long gone is this year's: "11월에 하프마라톤 신청했어", said in September)
+        return f"{year}년 {month}월", f"{year}-{month:02d}"
     if korean:
         found = _partial_day(said, int(m["m"]), int(m["d"]), past) if tense is not None else _nearest_day(said, int(m["m"]), int(m["d"]))
         return (ko_day_text(found), found.isoformat()) if found else None
@@ -719,7 +750,7 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
             moved = (_KO_MOVED_TO.match(text, m.end()) is not None or _KO_PLANNED.search(text) is not None) if korean else (
                 _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
                 or _UNREALISED.search(text, 0, m.start()) is not None)
-            past = since or (not moved and (_ko_past_at(text, m.end()) if korean else _tense_at(
+            past = since or (not moved and ((_ko_month_past if m["km"] else _ko_past_at)(text, m.end()) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
                 rel = (m["hrel"] or "").strip().lower()
@@ -730,7 +761,9 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                                  else False if _HOLIDAY_AHEAD.search(text) else True if done else None,
                                  (m["hwd"].lower(), m["hside"].lower()) if m["hwd"] else None)
             else:
-                found = _day_of(month, m, korean) or _resolve_partial(
+                # (the month named before it in the sentence: "8월에 연차 맞춰 냈어 8일부터")
+                named = max((r for r in out if r.end <= m.start() and len(r.when) == 7), key=lambda r: r.end, default=None)
+                found = _day_of(named.when if named else month, m, korean) or _resolve_partial(
                     m, said, past, korean, None if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))

@@ -1078,6 +1078,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
                or (_heard_where_they_went(sentence) and (_KO_KIN.search(sentence) or not someone_else))
+               # (what they heard, answering what the other party asked: "무슨 일이 있었어요?" - "몰래 준비하고 있었대요")
+               or (answers and _KO_HEARSAY.search(sentence) and not someone_else)
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
