@@ -312,6 +312,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("well monday, the labour day holiday, we got that wind", "on Monday 11 March 2024, the labour day", "2024-03-11"),
     ("Monday i start the new job", "on Monday 18 March 2024 i start", "2024-03-18"),
     ("Friday night I played pickup basketball", "on Friday 8 March 2024 night I played", "2024-03-08"),
+    ("Rolled the quad Thursday gone", "on Thursday 7 March 2024", "2024-03-07"),  # (Irish, British: the last one)
+    ("Booked her on Emirates, landing in Auckland the 18th of December", "18 December 2024", "2024-12-18"),
+    ("she opens on Sundays starting the Sunday after Waitangi Day", "the Sunday after Waitangi Day (11 February 2024)",
+     "2024-02-11"),
     ("Thursday morning I got the email from the embassy", "on Thursday 7 March 2024 morning I got", "2024-03-07"),
     # a day alone, with no verb to say which way: the nearer one, gone by or to come
     ("5 March.", "5 March 2024", "2024-03-05"),
@@ -1730,6 +1734,16 @@ def test_a_guess_at_how_someone_else_feels_is_a_reaction():
 def test_korean_because_it_is_is_no_order_to_the_other_party():
     [role] = told(extract("직급은 그대로고 역할만 바뀌는 거라, 그래도 연봉 협상 때 얘기해 보려고요", WED))
     assert role.statement.startswith("직급은 그대로고 역할만 바뀌는 거라")
+
+
+def test_a_deed_with_its_subject_left_out_after_a_short_lead_is_the_visitors():
+    [home] = told(extract("Home safe, landed Auckland Tuesday gone at 6am and drove straight down", WED))
+    assert home.statement.startswith("Home safe, landed Auckland on Tuesday 12 March 2024 at 6am") and home.when == "2024-03-12"
+    [house] = told(extract("3 units, built 1910, and the top floor needs a new roof", WED))
+    assert "built 1910" in house.statement
+    # ... not what answers the other party's draft, nor what someone else will not do
+    assert told(extract("Perfect, sending that as is", WED)) == []
+    assert told(extract("Fiercely independent, won't have a cleaner", WED)) == []
 
 
 def test_a_day_alone_opening_the_news_dates_the_sentence_after_it():

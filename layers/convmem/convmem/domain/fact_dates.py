@@ -142,6 +142,8 @@ _EN = re.compile(
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
     # "Tuesday after next", "the week after next": not the coming one, the one after it
     r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
+    # "Thursday gone", "Tuesday gone" (Irish, British): the last one
+    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -226,6 +228,9 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
+    if m["gone"]:
+        d = _weekday(said, _weekday_number(m["gone"]), -1)
+        return f"on {m['gone'].capitalize()} {day_text(d)}", d.isoformat()
     if m["after_next"]:
         period = m["after_next"].lower()
         if period in _WEEKDAYS:
@@ -361,7 +366,12 @@ _NOT_AFTER = "(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for
 _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "xmas": (12, 25),
              "boxing day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31), "hogmanay": (12, 31),
              "new year's day": (1, 1), "new years day": (1, 1), "valentine's day": (2, 14), "valentines day": (2, 14),
-             "halloween": (10, 31), "good friday": (-2, 0), "easter sunday": (0, 0), "easter": (0, 0), "easter monday": (1, 0)}
+             "halloween": (10, 31), "good friday": (-2, 0), "easter sunday": (0, 0), "easter": (0, 0), "easter monday": (1, 0),
+             # national days on a fixed date, as the English-speaking world names them
+             "st patrick's day": (3, 17), "st patricks day": (3, 17), "paddy's day": (3, 17), "paddys day": (3, 17),
+             "waitangi day": (2, 6), "anzac day": (4, 25), "australia day": (1, 26), "canada day": (7, 1),
+             "independence day": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
+             "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11)}
 _HOLIDAY_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
@@ -434,6 +444,8 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
                         r"(?:is|are|'s|'re|all|got|be|been)\s+booked|(?:booked|signed up|registered)\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
                         # (what a day is set for, said in the present: "Colton turns 17 on March 2nd", "she flies out Friday")
                         r"|turns|opens|leaves|arrives|graduates|retires|flies|lands|departs|finishes|closes"
+                        # ... or by what is booked: "Booked her on Emirates, landing in Auckland the 18th of December"
+                        r"|(?<!was )(?<!were )(?:landing|arriving|departing)"
                         # "got a GP appointment on thursday": one held, still to come
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)

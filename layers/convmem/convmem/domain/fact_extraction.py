@@ -352,7 +352,7 @@ _FRAME = re.compile(
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
 _SUBJECT_DROPPED = re.compile(
-    r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems)\b)"
+    r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
     r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
     r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
     r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|planning|"
@@ -445,6 +445,16 @@ _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 _I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting writes it small ("ollie and i broke up")
 # Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
 # opening in lower case on no one else (he, she, it, you, a name) is theirs.
+# ... after a short lead with no verb ("Home safe, landed Auckland Tuesday gone", "All good, got the keys")
+# (a past deed: "Perfect, sending that as is" answers what the other party sent)
+_VERBLESS_LEAD = re.compile(r"^(?:[\w']+\s+){0,2}[\w']+,\s+(?=[a-z])(?![a-z]+ing\b)")
+def _after_lead(sentence: str) -> str:
+    """``sentence`` without a short lead with no verb before its first comma (``_VERBLESS_LEAD``);
+    "" when it has none."""
+    lead = _VERBLESS_LEAD.match(sentence)
+    return sentence[lead.end():] if lead else ""
+
+
 _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)"
                      r"(?:[a-z]|\d(?!.*[A-Z]))")  # (or a number opening a sentence with no capital: "2nd interview at...")
 # Texting leaves the apostrophe out: "hes a PE teacher" goes on as "he's" does.
@@ -1081,7 +1091,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                # (what they heard, answering what the other party asked: "무슨 일이 있었어요?" - "몰래 준비하고 있었대요")
                or (answers and _KO_HEARSAY.search(sentence) and not someone_else)
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
-            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence)
+            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or _SUBJECT_DROPPED.match(_after_lead(sentence))
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs)
             and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
