@@ -367,6 +367,14 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("1월부터 필라테스 다녀요", "2024년 1월부터", "2024-01"),  # from or since: the nearer
     ("5월에 하프마라톤 신청했어", "2024년 5월에", "2024-05"),  # long gone would be said with 작년
     ("8월에 연차 냈어 8일부터 3일", "2023년 8월 8일부터", "2023-08"),  # a day alone, of the month before it
+    ("목요일에 봄", "2024년 3월 14일", "2024-03-14"),  # (the nominal ending: the nearer Thursday)
+    ("월요일에 봄", "2024년 3월 11일", "2024-03-11"),
+    ("2월 말에", "2024년 2월 말에", "2024-02"),  # a month alone, nothing else said: the nearer
+    # a Korean holiday on a fixed day: by its own clause, else the nearer
+    ("첫 출근 삼일절임 ㅋㅋ", "삼일절(2024년 3월 1일)", "2024-03-01"),
+    ("어린이날엔 다 같이 고기 구워 먹기로 했고요", "어린이날(2024년 5월 5일)", "2024-05-05"),
+    ("광복절이라 비행기표 구하기 힘들었어요", "광복절(2024년 8월 15일)", "2024-08-15"),
+    ("크리스마스 선물로 햄스터를 사 줬거든요", "크리스마스(2023년 12월 25일)", "2023-12-25"),
     ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),
     ("8월 11일부터 24일까지로 미뤘어요", "2024년 8월 11일부터 2024년 8월 24일까지", "2024-08-11"),
 ])
@@ -1744,6 +1752,11 @@ def test_a_deed_with_its_subject_left_out_after_a_short_lead_is_the_visitors():
     # ... not what answers the other party's draft, nor what someone else will not do
     assert told(extract("Perfect, sending that as is", WED)) == []
     assert told(extract("Fiercely independent, won't have a cleaner", WED)) == []
+
+
+def test_thin_news_then_the_day_it_happened_in_its_own_message_is_one_dated_fact():
+    [mock] = told(extract("누나\n6모 봄\n지난 수요일에", WED))
+    assert mock.statement == "6모 봄. 2024년 3월 6일에" and mock.when == "2024-03-06"
 
 
 def test_a_day_alone_opening_the_news_dates_the_sentence_after_it():

@@ -373,6 +373,9 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              "independence day": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
              "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11)}
 _HOLIDAY_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
+_KO_HOLIDAYS = {"삼일절": (3, 1), "어린이날": (5, 5), "어버이날": (5, 8), "스승의 날": (5, 15), "스승의날": (5, 15), "현충일": (6, 6),
+                "제헌절": (7, 17), "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9), "크리스마스": (12, 25),
+                "성탄절": (12, 25), "크리스마스이브": (12, 24), "크리스마스 이브": (12, 24)}
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
 _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)"
@@ -430,6 +433,8 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날)"
                          # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
                          # (the last), as the tense says; not a day of it, nor a count ("3개월")
+                         # ... and a holiday on a fixed day ("첫 출근 삼일절임", "광복절 끼워서")
+                         r"|(?P<kh>" + "|".join(sorted(_KO_HOLIDAYS, key=len, reverse=True)) + r")"
                          r"|(?<![년\d])(?<!년 )(?<![-.~])(?P<km>1[0-2]|[1-9])월(?!\s*\d{1,2}일)(?=\s*(?:초|중순|말|초순|하순)?(?:에|부터|까지|쯤|경|달|엔|이|이라|이야|로))")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
@@ -455,6 +460,8 @@ _PAST_KO = re.compile("[" + "".join(c for c in (chr(0xAC00 + 28 * i + 20) for i 
 # Texting's nominal ending ("자고 감", "등록함", "끝남": a syllable closed by ㅁ) narrates without a
 # tense; unless something says it is still to come (~ㄹ 거/게/래/까/수, ~려고, ~겠, 예정, moved to).
 _KO_NOMINAL_END = re.compile("[" + "".join(chr(0xAC00 + 28 * i + 16) for i in range(19 * 21)) + r"][.!~^ㅋㅎㅠㅜ\s]*$")
+# What is left of a Korean sentence that only names a day: particles, marks, laughter.
+_KO_LEFT = re.compile(r"(?:초|중순|말|초순|하순)?(?:에는|에|엔|이요|요|쯤|경|부터|까지|날)?(?![가-힣])|[\s.,!?~^ㅋㅎㅠㅜ]")
 # How far back a Korean month alone reaches with a past verb: further back, it is said with 작년.
 _KO_MONTH_BACK = 8
 _KO_FROM = re.compile(r"\s*(?:초|중순|말|초순|하순)?\s*부터")
@@ -535,8 +542,8 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
 _KO_QUOTED = re.compile(r"[가-힣]+(?:다고|라고)(?![가-힣])")
 
 
-def _ko_month_past(text: str, end: int) -> bool | None:
-    """Whether the Korean month alone ending at ``text[end]`` is past: by its own clause, up to the
+def _ko_clause_past(text: str, end: int) -> bool | None:
+    """Whether the Korean month alone or holiday ending at ``text[end]`` is past: by its own clause, up to the
     first verb that links it to the next ("8월에 다낭 가려고 4월 1일 비행기표 끊었어요": the trip is
     to come; "9월에 회사 큰 프로모션이 잡혀서 11월로 미뤘어요"), as the tense nearest an English date
     decides (what comes before it in the sentence is another clause's)."""
@@ -545,7 +552,7 @@ def _ko_month_past(text: str, end: int) -> bool | None:
 
 
 # A Korean verb that ends its clause and leads into the next: ~고, ~서, ~는데, ~려고, ~면, ~니까, ~지만
-_KO_CLAUSE_LINK = re.compile(r"[가-힣](?:고|서|는데|은데|던데|려고|려구|면|니까|니께|지만|다가|자고|라고)(?=[\s,.!~]|$)|[,.!?](?=\s|$)")
+_KO_CLAUSE_LINK = re.compile(r"(?<=[가-힣])(?:고|서|는데|은데|던데|려고|려구|면|니까|니께|지만|다가|자고|라고|이라)(?=[\s,.!~]|$)|[,.!?](?=\s|$)")
 
 
 def _ko_past_at(text: str, end: int) -> bool | None:
@@ -681,13 +688,18 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         return None if d is None else (f"{m['dlead']}{day_text(d)}", d.isoformat())
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
         weekday = _ko_weekday(m["wd"]) if korean else _weekday_number(m["wd"] or m["wda"] or m["wdb"])  # "on tues" too
-        d = _weekday(said, weekday, -1 if past else 1)
+        d = _weekday(said, weekday, -1 if past else 1) if tense is not None else min(
+            (_weekday(said, weekday, -1), _weekday(said, weekday, 1)), key=lambda d: abs(d - said))
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         days = [*_days_of_month(said, int(m["kd"]), past)][:1] if tense is not None else [
             *_days_of_month(said, int(m["kd"]), True)][:1] + [*_days_of_month(said, int(m["kd"]), False)][:1]
         nearest = min(days, key=lambda d: abs(d - said), default=None)
         return None if nearest is None else (ko_day_text(nearest), nearest.isoformat())
+    if korean and m["kh"]:
+        on = _KO_HOLIDAYS[m["kh"]]  # (gone by when its clause is past, coming when planned, else the nearer, as in English)
+        day_of = _partial_day(said, *on, past) if tense else _nearest_day(said, *on)
+        return None if day_of is None else (f"{m['kh']}({ko_day_text(day_of)})", day_of.isoformat())
     if korean and m["km"]:
         month = int(m["km"])
         years = [said.year, said.year - 1 if month > said.month else said.year + 1 if month < said.month else said.year]
@@ -748,8 +760,9 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 out.append(Resolved(m.start(), m.end(), *found))
     for pattern, korean in ((_EN_PARTIAL, False), (_KO_PARTIAL, True)):
         for m in pattern.finditer(text):
-            if any(r.start < m.end() and m.start() < r.end for r in out):
-                continue  # "last Thursday" is resolved already
+            if any(r.start < m.end() and m.start() < r.end for r in out) or (
+                    korean and m["kh"] and any(not text[r.end: m.start()].strip() for r in out)):
+                continue  # "last Thursday" is resolved already (and "3월 1일 삼일절" is that day)
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
             if korean and m["kd"]:
                 joined = _ko_day_of(text, m, out)
@@ -762,7 +775,8 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
             moved = (_KO_MOVED_TO.match(text, m.end()) is not None or _KO_PLANNED.search(text) is not None) if korean else (
                 _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
                 or _UNREALISED.search(text, 0, m.start()) is not None)
-            past = since or (not moved and ((_ko_month_past if m["km"] else _ko_past_at)(text, m.end()) if korean else _tense_at(
+            alone = korean and not _KO_LEFT.sub("", text[: m.start()] + text[m.end():]).strip()  # ("5월 말에", "목요일에")
+            past = since or (not moved and (None if alone else (_ko_clause_past if m["km"] or m["kh"] else _ko_past_at)(text, m.end()) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
                 rel = (m["hrel"] or "").strip().lower()

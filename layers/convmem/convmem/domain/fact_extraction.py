@@ -1107,12 +1107,19 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
                                      or elaborates)
-        if when is not None and last is None and held is None and not answers and fact_dates.only_a_day(sentence, said_at):
-            # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
-            # happened then.
+        if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             alone = resolved.strip(" .!")
-            last, held = None, (alone[:1].upper() + alone[1:], [], when)
-            continue
+            alone = alone[:1].upper() + alone[1:]
+            if held is None:
+                # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
+                # happened then.
+                held = (alone, [], when)
+                continue
+            if held[1]:
+                # ... and after thin news, the day it happened ("6모 봄" - "지난 수요일에"): one fact
+                out.append(_told_fact(_join(held[0], alone), held[1], when, held[0]))
+                last, held = len(out) - 1, None
+                continue
         if not own and not continues:
             last = held = None
             continue
@@ -1147,15 +1154,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             slot_said = bool(content) and all(_covered(w, covered) for w in content)  # "My name is Minji.": a slot holds it
             held = (statement, content, when) if own and not slot_said else None
             continue
-        if len(statement.split()) > MAX_WORDS:
-            statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
-        value = " ".join(t for t in content if t not in _KO_SELF)
-        topic = _topic([t for t in content if t.isalnum() and t not in _KO_SELF and not t.isdigit()])
-        try:
-            key = normalise_key(f"{'event' if when else 'note'}.{topic}")
-        except ValueError:
-            key = "note.other"
-        out.append(FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when))
+        out.append(_told_fact(statement, content, when, sentence))
         last = len(out) - 1
     if said_at is not None:  # when it was said, on what names no time of its own
         said = said_at.date()
@@ -1165,6 +1164,19 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             f" ({said.isoformat()}에 말함)" if re.search(r"[가-힣]", c.statement) else f" (said {fact_dates.day_text(said)})")})
             for c in out]
     return out
+
+
+def _told_fact(statement: str, content: list[str], when: str | None, sentence: str) -> FactCandidate:
+    """The fact a told statement makes, keyed by its topic (its content words) and whether it is dated."""
+    if len(statement.split()) > MAX_WORDS:
+        statement = " ".join(statement.split()[:MAX_WORDS]) + "…"
+    value = " ".join(t for t in content if t not in _KO_SELF)
+    topic = _topic([t for t in content if t.isalnum() and t not in _KO_SELF and not t.isdigit()])
+    try:
+        key = normalise_key(f"{'event' if when else 'note'}.{topic}")
+    except ValueError:
+        key = "note.other"
+    return FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when)
 
 
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str]) -> bool:
