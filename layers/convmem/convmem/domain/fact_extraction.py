@@ -371,7 +371,7 @@ _REQUEST = re.compile(
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|부탁드립니다|축하해|축하해요|축하드려요|축하드립니다"
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
-    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라)[.!?~^ㅋㅎㅠㅜ\s]*$"
+    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
     r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
@@ -489,11 +489,9 @@ _KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|
 # A Korean clause that ends in thanks, in any form ("여러모로 고마웠습니다", "아무튼 오늘 고마웠어요"):
 # to the listener, it tells nothing of the visitor (what came before it in the sentence still may).
 _KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감사합|감사드)[가-힣]*[.!~^ㅎㅋㅠㅜ\s]*$")
-# What the other party said, put back to them ("흑석동 밤길 어둡다며", "다이어트 한다며ㅋㅋ": you said...),
-# and what the visitor tells them to do ("14일 15일 빼라", "혼저 자라~"; not "바뀌는 거라", because it is):
+# What the other party said, put back to them ("흑석동 밤길 어둡다며", "다이어트 한다며ㅋㅋ": you said...):
 # theirs, not the visitor's.
 _KO_YOU_SAID = re.compile(r"(?:다며|라며|다면서|라면서)[?.!~^ㅎㅋㅠㅜ\s]*$")
-_KO_TELLS_THEM = re.compile(r"(?:어라|아라|해라|여라|빼라|가라|와라|봐라|줘라|둬라|써라|자라)[.!~^ㅎㅋㅠㅜ\s]*$")
 MAX_WORDS = 60
 # A sentence with neither a subject nor a verb of its own ("A small blue one in Oakridge.",
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
@@ -688,7 +686,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
         parts = parts[1:]
     kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _ADVISED.sub(" ", p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
-            and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p) and not _KO_TELLS_THEM.search(p)
+            and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
     if not kept or (len(parts) > 1 and kept == parts[:1] and _KO_BARE_WORD.fullmatch(kept[0].strip())):
         return None  # (or only the name the question or request after it was put to: "아리, 무엇부터 챙겨야 합니까?")
