@@ -313,6 +313,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("Monday i start the new job", "on Monday 18 March 2024 i start", "2024-03-18"),
     ("Friday night I played pickup basketball", "on Friday 8 March 2024 night I played", "2024-03-08"),
     ("Rolled the quad Thursday gone", "on Thursday 7 March 2024", "2024-03-07"),  # (Irish, British: the last one)
+    ("friday just gone some madman cut right across me", "on Friday 8 March 2024", "2024-03-08"),
     ("Booked her on Emirates, landing in Auckland the 18th of December", "18 December 2024", "2024-12-18"),
     ("she opens on Sundays starting the Sunday after Waitangi Day", "the Sunday after Waitangi Day (11 February 2024)",
      "2024-02-11"),
@@ -1757,6 +1758,11 @@ def test_a_deed_with_its_subject_left_out_after_a_short_lead_is_the_visitors():
 def test_thin_news_then_the_day_it_happened_in_its_own_message_is_one_dated_fact():
     [mock] = told(extract("누나\n6모 봄\n지난 수요일에", WED))
     assert mock.statement == "6모 봄. 2024년 3월 6일에" and mock.when == "2024-03-06"
+
+
+def test_caribbean_englishs_mi_is_the_visitor():
+    [car] = told(extract("an more news, mi sell di astra for £1,850", WED))
+    assert "£1,850" in car.statement
 
 
 def test_a_day_alone_opening_the_news_dates_the_sentence_after_it():

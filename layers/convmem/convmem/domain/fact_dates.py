@@ -142,8 +142,8 @@ _EN = re.compile(
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
     # "Tuesday after next", "the week after next": not the coming one, the one after it
     r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
-    # "Thursday gone", "Tuesday gone" (Irish, British): the last one
-    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for|with)\b)"
+    # "Thursday gone", "friday just gone" (Irish, British): the last one
+    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
