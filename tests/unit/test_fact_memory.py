@@ -359,6 +359,12 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("설날인 29일에 안동 와서 하룻밤 자고 감", "2024년 2월 29일", "2024-02-29"),
     ("3월 1일에 필라테스 등록함", "2024년 3월 1일", "2024-03-01"),
     ("29일에 서울 갈 예정임", "2024년 3월 29일", "2024-03-29"),
+    # said in words, as voice input and older texters write them; 그끄저께 is three days back
+    ("그끄저께 밤 열한시쯤 손님을 태웠는디", "2024년 3월 10일", "2024-03-10"),
+    ("이십삼일날 수술 잘 됐어", "2024년 2월 23일", "2024-02-23"),
+    ("결혼식 날짜 나왔어 시월 열닷새로", "2024년 10월 15일", "2024-10-15"),
+    ("삼월 초닷새에 갔어", "2024년 3월 5일", "2024-03-05"),
+    ("시험이 유월 이십일일이래", "2024년 6월 21일", "2024-06-21"),
     # a Korean month alone: by the verb of its own clause, not the sentence's ("가려고 ... 끊었어요")
     ("3월 말에 그만둬요", "2024년 3월 말에", "2024-03"),
     ("12월에 결혼해요", "2024년 12월에", "2024-12"),
@@ -388,7 +394,8 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
                                   "the next may be harder", "I signed up for next March 2025's race",
                                   "we do yoga every Friday.", "practice nurse, monday to friday",
                                   "we moved up to the 11th floor", "second prize for the 3rd time",
-                                  "제주도 4박 5일이야", "3일 동안 푹 쉬었어", "3개월 동안 다녔어",
+                                  "제주도 4박 5일이야", "3일 동안 푹 쉬었어", "3개월 동안 다녔어", "삼일 동안 쉬었어",
+                                  "사흘 동안 쉬었어", "일일이 다 했어", "하루 종일 잤어",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)
@@ -1758,6 +1765,11 @@ def test_a_deed_with_its_subject_left_out_after_a_short_lead_is_the_visitors():
 def test_thin_news_then_the_day_it_happened_in_its_own_message_is_one_dated_fact():
     [mock] = told(extract("누나\n6모 봄\n지난 수요일에", WED))
     assert mock.statement == "6모 봄. 2024년 3월 6일에" and mock.when == "2024-03-06"
+
+
+def test_what_a_korean_visitor_heard_of_their_wife_is_their_news():
+    [knee] = told(extract("글고 집사람 순자가 무릎이 아퍼 연골이 다 닳아부렀대 의사가 인공관절 해야 한다네", WED))
+    assert "순자" in knee.statement
 
 
 def test_caribbean_englishs_mi_is_the_visitor():

@@ -152,7 +152,7 @@ _EN = re.compile(
 # writes next and last: "담주 목욜", "담달", "저번주")
 _KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])다?담(?=\s*(?:주|달))|저번"
 _KO = re.compile(
-    _KO_NTH + r"(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>(?:낼\s*)?모레)"
+    _KO_NTH + r"(?P<dbb>그끄저께|그끄제)|(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>(?:낼\s*)?모레)"
     # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
     r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
@@ -307,6 +307,8 @@ def _ko_count(raw: str) -> int:
 def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["nth"]:
         return _nth(said, m["nmonth"], m["nth"], m["nwday"])
+    if m["dbb"]:
+        return _day(said - timedelta(days=3))
     if m["dby"]:
         return _day(said - timedelta(days=2))
     if m["yesterday"]:
@@ -469,7 +471,7 @@ _KO_AHEAD = re.compile(r"[" + "".join(chr(0xAC00 + 28 * i + 8) for i in range(19
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
-_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡혔|정했)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
+_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요", "7일 출발로
 # 당겨졌어", "11일부터 24일까지로"), and the day it is moved from ("5월 31일에서 6월 7일로 미뤘어요"); not a
 # day something else is moved on ("월요일에 큰 병원으로 옮겼다").
@@ -599,7 +601,7 @@ def only_a_day(sentence: str, said_at: datetime | None) -> bool:
     of the news that follows it."""
     if said_at is None:
         return False
-    rest = sentence
+    rest = sentence = ko_spoken_dates(sentence)
     for r in sorted(find(sentence, said_at), key=lambda r: r.start, reverse=True):
         rest = rest[: r.start] + " " + rest[r.end:]
     return not re.search(r"\w", re.sub(r"(?i)\b(?:on|at|in|the|and|then|so|of)\b|에|요|[ㅋㅎㅠ]", " ", rest))
@@ -836,10 +838,44 @@ _CORRECTION = re.compile(r"(?:에|에는|은|는|요|이요)?[\s,.]*(?:(?:no|nop
                          re.IGNORECASE)
 
 
+# Korean months and days said in words, as voice input and older texters write them: 유월, 시월,
+# 십일월; 이십삼일 (Sino-Korean) before 날, 에, 로, 부터...; 초닷새, 열엿샛날, 스무날 (the native count of
+# a month's days). Not a span ("사흘 동안", "삼일 동안"), nor 삼일절.
+_KO_SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "유": 6, "칠": 7, "팔": 8, "구": 9}
+_KO_NATIVE_DAYS = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "닷샛": 5, "엿새": 6, "엿샛": 6, "이레": 7, "여드레": 8,
+                   "아흐레": 9}
+_KO_SPOKEN_MONTH = re.compile(r"(?<![가-힣\d])(십일|십이|일|이|삼|사|오|유|칠|팔|구|시)월(?=\s*(?:[\d가-힣]+일|초|중순|말|에|부터|까지|달)(?![가-힣]*절))")
+_KO_SPOKEN_DAY = re.compile(r"(?<![가-힣\d])((?:이|삼)?십)?(일|이|삼|사|오|육|칠|팔|구)?일(?=날|에|로|부터|까지|이[라래야요고었니다]|[,.\s]*$)"
+                            r"|(?<![가-힣\d])(초|열|스무)(하루|이틀|사흘|나흘|닷새|닷샛|엿새|엿샛|이레|여드레|아흐레|열흘|날)(?:날)?"
+                            r"|(?<![가-힣\d])(엿샛날|닷샛날|열흘날)")
+
+
+def _spoken_day(m: re.Match[str]) -> str:
+    if m[3]:
+        base = {"초": 0, "열": 10, "스무": 20}[m[3]]
+        return f"{base + (10 if m[4] == '열흘' else 0 if m[4] == '날' else _KO_NATIVE_DAYS[m[4]])}일"
+    if m[5]:
+        return f"{ {'엿샛날': 6, '닷샛날': 5, '열흘날': 10}[m[5]] }일"
+    if not m[1] and not m[2]:
+        return m[0]  # ("일" alone is a word)
+    tens = 0 if not m[1] else 10 * (_KO_SINO[m[1][0]] if len(m[1]) == 2 else 1)
+    return f"{tens + (_KO_SINO[m[2]] if m[2] else 0)}일"
+
+
+def ko_spoken_dates(text: str) -> str:
+    """``text`` with Korean months and days said in words written in figures (``_KO_SPOKEN_DAY``)."""
+    if not re.search(r"[가-힣]", text):
+        return text
+    text = _KO_SPOKEN_DAY.sub(_spoken_day, text)
+    return _KO_SPOKEN_MONTH.sub(lambda m: f"{10 if m[1] == '시' else 11 if m[1] == '십일' else 12 if m[1] == '십이' else _KO_SINO[m[1]]}월", text)
+
+
 def resolve(text: str, said_at: datetime, asked: str | None = None, month: str | None = None) -> tuple[str, str | None]:
     """``text`` with its relative time expressions replaced by their dates, and the first one's
     sortable value (None when the text names no relative time; a date corrected by the next,
-    ``_CORRECTION``, is not the one); ``month`` as in ``find``."""
+    ``_CORRECTION``, is not the one); ``month`` as in ``find``. Korean dates said in words are
+    written in figures first (``ko_spoken_dates``)."""
+    text = ko_spoken_dates(text)
     found = find(text, said_at, asked, month)
     first = next((r for r, then in itertools.zip_longest(found, found[1:])
                   if then is None or not _CORRECTION.match(text, r.end, then.start)), None)
