@@ -587,10 +587,12 @@ def _partial_day(said: date, month: int, day: int, past: bool) -> date | None:
     return None
 
 
-def _nearest_day(said: date, month: int, day: int) -> date | None:
-    """The ``day`` of ``month`` nearest ``said``, gone by or to come."""
-    found = [d for d in (_partial_day(said, month, day, True), _partial_day(said, month, day, False)) if d is not None]
-    return min(found, key=lambda d: abs(d - said), default=None)
+def _by_tense(said: date, tense: bool | None, back: date | None, ahead: date | None) -> date | None:
+    """The day gone by (``tense`` past: True), the one to come (False), or the nearer of the two
+    when nothing says (None)."""
+    if tense is not None:
+        return back if tense else ahead
+    return min((d for d in (back, ahead) if d is not None), key=lambda d: abs(d - said), default=None)
 
 
 _ONLY_A_HOLIDAY = re.compile(r"\W*(?:(?:and|now|so|then|ok|okay|right)\s+)*(?:" + _HOLIDAY_NAMES + r")\W*", re.IGNORECASE)
@@ -684,24 +686,27 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
     """The date a partial one means, said on ``said``: gone by when ``tense`` is past (True), to
     come when not, and for a day of a month, the nearer of the two when nothing says (None)."""
     past = bool(tense)
+
+    def of_year(month: int, day: int) -> date | None:  # (that day of the year, by the tense)
+        return _by_tense(said, tense, _partial_day(said, month, day, True), _partial_day(said, month, day, False))
+
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         nth = int(re.sub(r"\D", "", m["dn"]))
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or next(_days_of_month(said, nth, past), None)
         return None if d is None else (f"{m['dlead']}{day_text(d)}", d.isoformat())
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
         weekday = _ko_weekday(m["wd"]) if korean else _weekday_number(m["wd"] or m["wda"] or m["wdb"])  # "on tues" too
-        d = _weekday(said, weekday, -1 if past else 1) if tense is not None else min(
-            (_weekday(said, weekday, -1), _weekday(said, weekday, 1)), key=lambda d: abs(d - said))
+        back, ahead = _weekday(said, weekday, -1), _weekday(said, weekday, 1)
+        d = _by_tense(said, tense, back, ahead) or ahead
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
-        days = [*_days_of_month(said, int(m["kd"]), past)][:1] if tense is not None else [
-            *_days_of_month(said, int(m["kd"]), True)][:1] + [*_days_of_month(said, int(m["kd"]), False)][:1]
-        nearest = min(days, key=lambda d: abs(d - said), default=None)
-        return None if nearest is None else (ko_day_text(nearest), nearest.isoformat())
-    if korean and m["kh"]:
-        on = _KO_HOLIDAYS[m["kh"]]  # (gone by when its clause is past, coming when planned, else the nearer, as in English)
-        day_of = _partial_day(said, *on, past) if tense else _nearest_day(said, *on)
-        return None if day_of is None else (f"{m['kh']}({ko_day_text(day_of)})", day_of.isoformat())
+        nth = int(m["kd"])
+        d = _by_tense(said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
+        return None if d is None else (ko_day_text(d), d.isoformat())
+    if korean and m["kh"]:  # (gone by when its clause is past, else the nearer, as a holiday in English)
+        d = _by_tense(said, True if tense else None, _partial_day(said, *_KO_HOLIDAYS[m["kh"]], True),
+                      _partial_day(said, *_KO_HOLIDAYS[m["kh"]], False))
+        return None if d is None else (f"{m['kh']}({ko_day_text(d)})", d.isoformat())
     if korean and m["km"]:
         month = int(m["km"])
         years = [said.year, said.year - 1 if month > said.month else said.year + 1 if month < said.month else said.year]
@@ -711,7 +716,7 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
             year = said.year  # (a bare month long gone is this year's: "11월에 하프마라톤 신청했어", said in September)
         return f"{year}년 {month}월", f"{year}-{month:02d}"
     if korean:
-        found = _partial_day(said, int(m["m"]), int(m["d"]), past) if tense is not None else _nearest_day(said, int(m["m"]), int(m["d"]))
+        found = of_year(int(m["m"]), int(m["d"]))
         return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
         past = past or m["lead"].lower() == "since"  # ("17 pounds down since January": gone by)
@@ -720,8 +725,7 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         return f"{m['lead']} {month_text(year, month)}", f"{year}-{month:02d}"
     month_name, day = (m["m1"], m["d1"]) if m["m1"] else (m["m2"], m["d2"]) if m["m2"] else (m["m4"], m["d4"])
     month, nth = month_number(month_name), int(day)
-    found = (_on_weekday(said, weekday, nth, month) if weekday is not None else None) or (
-        _partial_day(said, month, nth, past) if tense is not None else _nearest_day(said, month, nth))
+    found = (_on_weekday(said, weekday, nth, month) if weekday is not None else None) or of_year(month, nth)
     return (day_text(found), found.isoformat()) if found else None
 
 
