@@ -359,6 +359,18 @@ _SUBJECT_DROPPED = re.compile(
     r"hoping)\b",
     re.IGNORECASE,
 )
+# ... and so is one after a short lead with no verb ("Home safe, landed Auckland Tuesday gone", "All
+# good, got the keys"), a past deed ("Perfect, sending that as is" answers what the other party sent).
+_VERBLESS_LEAD = re.compile(r"^(?:[\w']+\s+){0,2}[\w']+,\s+(?=[a-z])(?![a-z]+ing\b)")
+
+
+def _after_lead(sentence: str) -> str:
+    """``sentence`` without a short lead with no verb before its first comma (``_VERBLESS_LEAD``);
+    "" when it has none."""
+    lead = _VERBLESS_LEAD.match(sentence)
+    return sentence[lead.end():] if lead else ""
+
+
 # A request to the agent ("Please change the address") or a wish for the other party ("Take care")
 # is what they want done, not who they are.
 _REQUEST = re.compile(
@@ -445,16 +457,6 @@ _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 _I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting writes it small ("ollie and i broke up")
 # Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
 # opening in lower case on no one else (he, she, it, you, a name) is theirs.
-# ... after a short lead with no verb ("Home safe, landed Auckland Tuesday gone", "All good, got the keys")
-# (a past deed: "Perfect, sending that as is" answers what the other party sent)
-_VERBLESS_LEAD = re.compile(r"^(?:[\w']+\s+){0,2}[\w']+,\s+(?=[a-z])(?![a-z]+ing\b)")
-def _after_lead(sentence: str) -> str:
-    """``sentence`` without a short lead with no verb before its first comma (``_VERBLESS_LEAD``);
-    "" when it has none."""
-    lead = _VERBLESS_LEAD.match(sentence)
-    return sentence[lead.end():] if lead else ""
-
-
 _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)"
                      r"(?:[a-z]|\d(?!.*[A-Z]))")  # (or a number opening a sentence with no capital: "2nd interview at...")
 # Texting leaves the apostrophe out: "hes a PE teacher" goes on as "he's" does.
