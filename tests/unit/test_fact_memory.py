@@ -1772,6 +1772,15 @@ def test_what_a_korean_visitor_heard_of_their_wife_is_their_news():
     assert "순자" in knee.statement
 
 
+def test_asking_the_other_party_to_buy_or_to_thank_someone_is_a_request():
+    [call] = told(extract("Thank Bebeth for me. Speaking of BP, I called the clinic yesterday.", WED))
+    assert "Bebeth" not in call.statement and call.statement.startswith("Speaking of BP, they called the clinic")
+    assert told(extract("Buy silvanas for me hahaha, the real ones from Dumaguete", WED)) == []
+    # ... not thanks itself, nor a purchase told
+    [phone] = told(extract("Bought a new phone on Saturday, the old one died", WED))
+    assert phone.when == "2024-03-09"
+
+
 def test_caribbean_englishs_mi_is_the_visitor():
     [car] = told(extract("an more news, mi sell di astra for £1,850", WED))
     assert "£1,850" in car.statement

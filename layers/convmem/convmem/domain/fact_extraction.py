@@ -375,6 +375,7 @@ def _after_lead(sentence: str) -> str:
 # is what they want done, not who they are.
 _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|greet|have fun|enjoy|"
+    r"buy|thank(?!\s+(?:you|u|ya|goodness|god|heavens)\b)|"
     r"have a (?:lovely|good|nice|great|fab|brilliant|safe)|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
     r"|\b(?:good luck|hi|hello|love|hugs?|kisses|congrats|well done)\s+from\s+(?:me|us)\b"  # "tell them good luck from me"
