@@ -1781,6 +1781,18 @@ def test_asking_the_other_party_to_buy_or_to_thank_someone_is_a_request():
     assert phone.when == "2024-03-09"
 
 
+def test_a_title_after_latin_letters_is_no_korean_you():
+    [pd] = told(extract("네, 정수민 PD님이라고, 연재 시작할 때부터 같이 한 분이에요", WED, previous="담당 PD님과는 잘 맞으세요?"))
+    assert "정수민" in pd.statement  # ("PD님이" is no 님이, "you")
+
+
+def test_what_a_korean_visitor_was_told_after_a_test_and_a_thin_lead_before_a_request_are_theirs():
+    [clinic] = told(extract("저 병원 다녀왔어요! 칭찬해주세요. 지난 금요일에 재활의학과에 갔는데, 검사까지 해보니까 "
+                            "손목 터널 증후군 맞대요.", WED))
+    assert clinic.statement.startswith("저 병원 다녀왔어요. 2024년 3월 8일에 재활의학과에 갔는데")
+    assert "손목 터널 증후군" in clinic.statement and clinic.when == "2024-03-08"
+
+
 def test_caribbean_englishs_mi_is_the_visitor():
     [car] = told(extract("an more news, mi sell di astra for £1,850", WED))
     assert "£1,850" in car.statement

@@ -149,7 +149,7 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
                           # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
                           r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive|mi)\b"
@@ -207,7 +207,7 @@ _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]
 # Hearsay of their own family ("준호 오빠랑 가은 언니가 예식장 계약했대") is their world all the same.
 # ... and so is what they were told where they went ("내과 갔더니 역류성 식도염이래요", "지난주 수요일에
 # 받았는데 철분만 좀 부족하대요"): their news, as hearsay of their family is.
-_KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는데\s")
+_KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는데[\s,]|보니까?[\s,]")  # (and "검사해 보니까 ... 맞대요")
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
                      r"|아내|와이프|집사람|마누라|안사람|남편|신랑|바깥양반|아들|딸(?!기))")
@@ -1067,8 +1067,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence))):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
         answers, answering = answering and bool(sentence), answering and not sentence
-        if not sentence or _REQUEST.search(sentence):
+        if not sentence:
             last = held = None
+            continue
+        if _REQUEST.search(sentence):
+            last = None  # (a thin sentence before it may still be completed: "저 병원 다녀왔어요! 칭찬해주세요. 지난 금요일에 ...")
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
         if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
