@@ -1781,6 +1781,15 @@ def test_asking_the_other_party_to_buy_or_to_thank_someone_is_a_request():
     assert phone.when == "2024-03-09"
 
 
+def test_hearsay_answering_the_other_partys_question_is_the_visitors():
+    [heard] = told(extract("갑자기는 아니고 몰래 준비하고 있었대요. 3월 말까지만 하고 서울 제약회사로 간대요",
+                           WED, previous="어머, 갑자기요? 무슨 일이 있었어요?"))
+    assert heard.statement.startswith("무슨 일이 있었어요? 갑자기는 아니고 몰래 준비하고 있었대요")
+    assert "제약회사" in heard.statement
+    # ... not hearsay nobody asked for, after the other party's own news
+    assert told(extract("몰래 준비하고 있었대요", WED, previous="우리 회사 사람이 갑자기 그만뒀어요.")) == []
+
+
 def test_a_title_after_latin_letters_is_no_korean_you():
     [pd] = told(extract("네, 정수민 PD님이라고, 연재 시작할 때부터 같이 한 분이에요", WED, previous="담당 PD님과는 잘 맞으세요?"))
     assert "정수민" in pd.statement  # ("PD님이" is no 님이, "you")
