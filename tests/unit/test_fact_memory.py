@@ -314,6 +314,9 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("Friday night I played pickup basketball", "on Friday 8 March 2024 night I played", "2024-03-08"),
     ("Rolled the quad Thursday gone", "on Thursday 7 March 2024", "2024-03-07"),  # (Irish, British: the last one)
     ("friday just gone some madman cut right across me", "on Friday 8 March 2024", "2024-03-08"),
+    ("Last week Thursday we got a hailstorm", "on Thursday 7 March 2024", "2024-03-07"),  # (that day of that week)
+    ("the electrician comes next week Tuesday", "on Tuesday 19 March 2024", "2024-03-19"),
+    ("the last load came in on Human Rights Day", "Human Rights Day (21 March 2023)", "2023-03-21"),
     ("Booked her on Emirates, landing in Auckland the 18th of December", "18 December 2024", "2024-12-18"),
     ("she opens on Sundays starting the Sunday after Waitangi Day", "the Sunday after Waitangi Day (11 February 2024)",
      "2024-02-11"),

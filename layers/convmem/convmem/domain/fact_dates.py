@@ -142,6 +142,8 @@ _EN = re.compile(
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
     # "Tuesday after next", "the week after next": not the coming one, the one after it
     r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
+    # "last week Thursday", "next week Tuesday" (South African, Irish): that day of that week
+    r"|(?P<wkrel>last|next|this)\s+week\s+(?P<wkday>" + "|".join(_WEEKDAYS) + r")"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
     r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
@@ -228,6 +230,9 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
+    if m["wkday"]:
+        d = _day_of_week(said, {"last": -1, "next": 1, "this": 0}[m["wkrel"].lower()], _weekday_number(m["wkday"]))
+        return f"on {m['wkday'].capitalize()} {day_text(d)}", d.isoformat()
     if m["gone"]:
         d = _weekday(said, _weekday_number(m["gone"]), -1)
         return f"on {m['gone'].capitalize()} {day_text(d)}", d.isoformat()
@@ -373,7 +378,9 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              "st patrick's day": (3, 17), "st patricks day": (3, 17), "paddy's day": (3, 17), "paddys day": (3, 17),
              "waitangi day": (2, 6), "anzac day": (4, 25), "australia day": (1, 26), "canada day": (7, 1),
              "independence day": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
-             "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11)}
+             "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11),
+             "human rights day": (3, 21), "freedom day": (4, 27), "youth day": (6, 16), "women's day": (8, 9),
+             "heritage day": (9, 24), "day of reconciliation": (12, 16)}
 _HOLIDAY_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
 _KO_HOLIDAYS = {"삼일절": (3, 1), "어린이날": (5, 5), "어버이날": (5, 8), "스승의 날": (5, 15), "스승의날": (5, 15), "현충일": (6, 6),
                 "제헌절": (7, 17), "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9), "크리스마스": (12, 25),
