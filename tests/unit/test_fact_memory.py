@@ -68,6 +68,7 @@ def told(facts):
     "지난번엔 울면서 들어갔다며 ㅠㅠ",
     "사장님한테 말해서 14일 15일 빼라",
     "오늘은 일찍 자라~",
+    "ㅋㅋㅋ 남편 술 약한 거 알지? 형부 살살 하시라고 해",  # (an order passed on)
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
