@@ -318,6 +318,10 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("Last week Thursday we got a hailstorm", "on Thursday 7 March 2024", "2024-03-07"),  # (that day of that week)
     ("the electrician comes next week Tuesday", "on Tuesday 19 March 2024", "2024-03-19"),
     ("the last load came in on Human Rights Day", "Human Rights Day (21 March 2023)", "2023-03-21"),
+    # ... and American holidays on a weekday of their month (the 4th Thursday, the last Monday...)
+    ("We drove up to my parents for Thanksgiving", "Thanksgiving (23 November 2023)", "2023-11-23"),
+    ("Move in is Memorial Day weekend", "Memorial Day (27 May 2024)", "2024-05-27"),
+    ("The choir starts back the Wednesday after Labor Day", "the Wednesday after Labor Day (4 September 2024)", "2024-09-04"),
     ("Booked her on Emirates, landing in Auckland the 18th of December", "18 December 2024", "2024-12-18"),
     ("she opens on Sundays starting the Sunday after Waitangi Day", "the Sunday after Waitangi Day (11 February 2024)",
      "2024-02-11"),
@@ -400,6 +404,8 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
                                   "we moved up to the 11th floor", "second prize for the 3rd time",
                                   "제주도 4박 5일이야", "3일 동안 푹 쉬었어", "3개월 동안 다녔어", "삼일 동안 쉬었어",
                                   "사흘 동안 쉬었어", "일일이 다 했어", "하루 종일 잤어",
+                                  "they're coming to vancouver for thanksgiving in october",
+                                  "a solo for our harvest thanksgiving",
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)

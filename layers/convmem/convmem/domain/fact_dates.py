@@ -12,7 +12,7 @@ import calendar
 import itertools
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -381,18 +381,22 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11),
              "human rights day": (3, 21), "freedom day": (4, 27), "youth day": (6, 16), "women's day": (8, 9),
              "heritage day": (9, 24), "day of reconciliation": (12, 16)}
-_HOLIDAY_NAMES = "|".join(sorted(_HOLIDAYS, key=len, reverse=True))
+# ... and American ones on a weekday of their month: the nth (a 4th Thursday), or the last (-1)
+_WEEKDAY_HOLIDAYS = {"thanksgiving": (11, 3, 4), "memorial day": (5, 0, -1), "labor day": (9, 0, 1),
+                     "father's day": (6, 6, 3), "fathers day": (6, 6, 3)}
+_HOLIDAY_NAMES = "|".join(sorted([*_HOLIDAYS, *_WEEKDAY_HOLIDAYS], key=len, reverse=True))
 _KO_HOLIDAYS = {"삼일절": (3, 1), "어린이날": (5, 5), "어버이날": (5, 8), "스승의 날": (5, 15), "스승의날": (5, 15), "현충일": (6, 6),
                 "제헌절": (7, 17), "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9), "크리스마스": (12, 25),
                 "성탄절": (12, 25), "크리스마스이브": (12, 24), "크리스마스 이브": (12, 24)}
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
-_HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)"
+_HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest\s)"  # (a church's harvest thanksgiving)
             r"(?:(?i:the)\s+(?P<hwd>(?i:" + "|".join(_WEEKDAYS) + r"))\s+(?P<hside>(?i:before|after))\s+)?"
             r"(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
             # (not what is named for it: "christmas tree", "the easter holidays", "the work christmas do")
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
-            r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)")
+            r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)"
+            r"(?!\s+(?i:in|on)\s+(?i:october|oct)\b)")  # (Canada's Thanksgiving, "for thanksgiving in october": not the American one)
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
@@ -636,13 +640,25 @@ _HOLIDAY_AHEAD = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan|maybe|m
                             r"book|booked|booking|until|till)\b", re.IGNORECASE)
 
 
+def _holiday_on(name: str) -> Callable[[int], date]:
+    """The day of a holiday in a given year."""
+    if name in _WEEKDAY_HOLIDAYS:
+        month, weekday, nth = _WEEKDAY_HOLIDAYS[name]
+
+        def nth_weekday(year: int) -> date:
+            first = date(year, month, 1) if nth > 0 else date(*_add_months(date(year, month, 1), 1), 1) - timedelta(days=7)
+            return first + timedelta(days=(weekday - first.weekday()) % 7, weeks=max(nth - 1, 0))
+        return nth_weekday
+    month, day = _HOLIDAYS[name]
+    return (lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day))
+
+
 def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] | None = None) -> tuple[str, str]:
     """A holiday's day: the one gone by (``past``), the coming one (False), or the nearer (None):
     a holiday is far apart from its next, so "got it for my ps5 for christmas" on 2 January and
     "we're at my mum's for christmas day" in November each mean the nearer one, whatever the tense.
     ``beside``: a weekday and "before" or "after" ("the Friday before Christmas"): that day next to it."""
-    month, day = _HOLIDAYS[name]
-    on = ((lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day)))
+    on = _holiday_on(name)
     days = [on(year) for year in (said.year - 1, said.year, said.year + 1)]
     found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
     if beside is None:
