@@ -469,16 +469,21 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|ar
                         re.IGNORECASE)
 # The past in Korean is a syllable closed by ㅆ (었, 했, 갔, 옮겼, 부러졌, 데려왔), but for 있 (there is) and 겠
 # (will, must): a list of the common ones missed "옮겼다", and a Wednesday said on a Sunday was read ahead.
-_PAST_KO = re.compile("[" + "".join(c for c in (chr(0xAC00 + 28 * i + 20) for i in range(19 * 21)) if c not in "있겠") + "]")
+def ending_in(final: int) -> str:
+    """Every Hangul syllable whose final consonant is the ``final``-th (4: ㄴ, 8: ㄹ, 16: ㅁ, 20: ㅆ), as one string."""
+    return "".join(chr(0xAC00 + 28 * i + final) for i in range(19 * 21))
+
+
+_PAST_KO = re.compile("[" + "".join(c for c in ending_in(20) if c not in "있겠") + "]")
 # Texting's nominal ending ("자고 감", "등록함", "끝남": a syllable closed by ㅁ) narrates without a
 # tense; unless something says it is still to come (~ㄹ 거/게/래/까/수, ~려고, ~겠, 예정, moved to).
-_KO_NOMINAL_END = re.compile("[" + "".join(chr(0xAC00 + 28 * i + 16) for i in range(19 * 21)) + r"][.!~^ㅋㅎㅠㅜ\s]*$")
+_KO_NOMINAL_END = re.compile("[" + ending_in(16) + r"][.!~^ㅋㅎㅠㅜ\s]*$")
 # What is left of a Korean sentence that only names a day: particles, marks, laughter.
 _KO_LEFT = re.compile(r"(?:초|중순|말|초순|하순)?(?:에는|에|엔|이요|요|쯤|경|부터|까지|날)?(?![가-힣])|[\s.,!?~^ㅋㅎㅠㅜ]")
 # How far back a Korean month alone reaches with a past verb: further back, it is said with 작년.
 _KO_MONTH_BACK = 8
 _KO_FROM = re.compile(r"\s*(?:초|중순|말|초순|하순)?\s*부터")
-_KO_AHEAD = re.compile(r"[" + "".join(chr(0xAC00 + 28 * i + 8) for i in range(19 * 21)) + r"]\s*(?:거|게|께|래|까|수|예정|계획)"
+_KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|예정|계획)"
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...

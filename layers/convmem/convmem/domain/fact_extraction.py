@@ -168,13 +168,8 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 # 이김") answers it.
 # A guess from what they were told ("소질이 있나 봐요", "대단한 건가 봐요": it seems you...): the
 # syllable before 가 ends in ㄴ (the try-form "가 봐요", go and see, stands apart).
-def _ending_in(final: int) -> str:
-    """Every Hangul syllable whose final consonant is the ``final``-th (4: ㄴ, 8: ㄹ, 20: ㅆ), as one string."""
-    return "".join(chr(0xAC00 + 28 * i + final) for i in range(19 * 21))
-
-
-_FINAL_N = _ending_in(4)  # 한, 건, 좋은
-_FINAL_L = _ending_in(8)  # 할, 먹을
+_FINAL_N = fact_dates.ending_in(4)  # 한, 건, 좋은
+_FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
                     r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[이])라네")  # 카더라: 경상도; ~다네: "they say", 해야 한다네
@@ -219,7 +214,7 @@ _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭
 # the day it happened ("I bought the scooter!! on Friday").
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
                + r"(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
-_PAST_SYLLABLES = _ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
+_PAST_SYLLABLES = fact_dates.ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
