@@ -939,6 +939,9 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("건강 문제 있었어?", "요즘 불면증 때문에 새벽 네 시에 깸"),
     ("자녀 이름 기억나요?", "큰아들 민준이가 다음 주에 입대해요"),  # a Korean compound by its head
     ("우리 가족 얘기 기억나?", "친정엄마가 김장김치 보내주셨어"),
+    # a member said with the copula ("게코라", "진돗개야", "스타트업이라서")
+    ("내 반려동물은 어떤 동물이야?", "우리 호떡이는 레오파드 게코라 냄새는 별로 신경 안 써"),
+    ("무슨 운동 하고 있지?", "요즘 취미가 클라이밍이라서 주말마다 암장 가"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],

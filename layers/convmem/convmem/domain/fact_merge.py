@@ -142,7 +142,9 @@ _KINDS = {
         "single married marriage divorced engaged dating boyfriend girlfriend fiance fiancee wedding anniversary "
         "breakup 결혼 연애 남자친구 여자친구 남친 여친 이혼 약혼"),
 }
-_KO_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "랑", "이랑", "과", "와", "하고", "한테", "에게", "네")
+_KO_PARTICLES = ("은", "는", "이", "가", "을", "를", "에", "의", "도", "만", "랑", "이랑", "과", "와", "하고", "한테", "에게", "네",
+                 # (and the copula: "호떡이는 레오파드 게코라", "진돗개야", "말티즈인데")
+                 "라", "이라", "야", "이야", "예요", "이에요", "인데", "라서", "이라서", "였", "이었")
 
 
 def _kind_words(shortest: int = 1) -> dict[str, list[str]]:
