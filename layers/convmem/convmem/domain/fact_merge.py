@@ -93,6 +93,9 @@ _KINDS = {
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
         "nephew twin stepmother stepfather grandson granddaughter grandchild grandchildren grandkid grandkids "
         "손자 손녀 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 아들 딸 아내 집사람 남편 할머니 할아버지 이모 고모 삼촌 조카 사촌 쌍둥이"),
+    # What only an animal has ("take him to the vet", "동물병원 데려갔어"): a pet, dog or cat.
+    "pet animal dog cat 반려동물 동물 강아지 고양이": (
+        "vet vets veterinarian veterinary kennel kennels leash 동물병원- 사료 애견- 중성화-"),
     "parent parents 부모 부모님": (
         "mum mom mam mother dad father 엄마 아빠 어머니 아버지 어머님 아버님"),  # (친정엄마, 시아버지: by their head)
     "health medication medical condition injury injuries 건강 약 부상": (
