@@ -942,6 +942,9 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     # a member said with the copula ("게코라", "진돗개야", "스타트업이라서")
     ("내 반려동물은 어떤 동물이야?", "우리 호떡이는 레오파드 게코라 냄새는 별로 신경 안 써"),
     ("무슨 운동 하고 있지?", "요즘 취미가 클라이밍이라서 주말마다 암장 가"),
+    # in-laws and the youngest are family too
+    ("Tell me about my family", "Their son-in-law Dave fixed the gate on Saturday"),
+    ("우리 가족 얘기 기억나?", "사위가 출근길에 태워줬어"),
     # what only an animal has: the vet
     ("What is my dog called?", "Biscuit's been limping, taking him to the vet on Thursday"),
     ("우리 강아지 이름 기억나?", "보리 데리고 동물병원 다녀왔어 슬개골이 안 좋대"),

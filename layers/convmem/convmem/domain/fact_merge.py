@@ -92,6 +92,9 @@ _KINDS = {
         "family mum mom mother dad father parent sister brother sibling son daughter kid child children baby "
         "wife husband partner grandma grandmother grandpa grandfather granddad gran nan aunt uncle cousin niece "
         "nephew twin stepmother stepfather grandson granddaughter grandchild grandchildren grandkid grandkids "
+        "stepson stepdaughter stepmum stepmom stepdad son-in-law daughter-in-law mother-in-law father-in-law "
+        "brother-in-law sister-in-law in-laws godson goddaughter grandparents granny "
+        "손주 사위 며느리 막내 장모 장인 시댁 친정 처제 형부 올케 매형 새언니 시누이 외삼촌 "
         "손자 손녀 엄마 아빠 어머니 아버지 부모님 언니 오빠 누나 형 동생 남동생 여동생 아들 딸 아내 집사람 남편 할머니 할아버지 이모 고모 삼촌 조카 사촌 쌍둥이"),
     # What only an animal has ("take him to the vet", "동물병원 데려갔어"): a pet, dog or cat.
     "pet animal dog cat 반려동물 동물 강아지 고양이": (
