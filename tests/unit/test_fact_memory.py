@@ -69,6 +69,7 @@ def told(facts):
     "사장님한테 말해서 14일 15일 빼라",
     "오늘은 일찍 자라~",
     "ㅋㅋㅋ 남편 술 약한 거 알지? 형부 살살 하시라고 해",  # (an order passed on)
+    "콩이 사진 빨리!!! 😍",  # (a demand with no verb)
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
@@ -1844,3 +1845,7 @@ def test_an_aside_in_brackets_to_the_other_party_leaves_the_visitors_sentence_wh
     assert "tip" not in sent.statement and sent.when == "2024-03-08"
     [bought] = told(extract("우리 가게 앞에 새 카페가 생겨서 어제 처음 가 봤어 (니가 말한 거 아님)", WED))
     assert "카페" in bought.statement and "니가" not in bought.statement
+
+
+def test_a_verb_hurried_is_not_a_demand():
+    assert any(f.value.startswith("집에 가고 싶다 빨리") for f in told(extract("집에 가고 싶다 빨리. 나 오늘 야근함", WED)))
