@@ -70,6 +70,7 @@ def told(facts):
     "오늘은 일찍 자라~",
     "ㅋㅋㅋ 남편 술 약한 거 알지? 형부 살살 하시라고 해",  # (an order passed on)
     "콩이 사진 빨리!!! 😍",  # (a demand with no verb)
+    "주말에 애들 데리고 놀러 와도 돼요~",  # (leave to come)
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
     assert extract(text, WED) == []
@@ -1849,3 +1850,8 @@ def test_an_aside_in_brackets_to_the_other_party_leaves_the_visitors_sentence_wh
 
 def test_a_verb_hurried_is_not_a_demand():
     assert any(f.value.startswith("집에 가고 싶다 빨리") for f in told(extract("집에 가고 싶다 빨리. 나 오늘 야근함", WED)))
+
+
+def test_leave_to_come_inside_their_own_plan_keeps_the_plan():
+    [fact] = told(extract("집들이 2025년 1월에 하려고 동기들 부를게 애들 데리고 와도 돼 고양이가 애기들 좋아해", WED))
+    assert "집들이" in fact.statement

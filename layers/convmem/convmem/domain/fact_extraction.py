@@ -381,6 +381,8 @@ _REQUEST = re.compile(
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
     r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라)[.!?~^ㅋㅎㅠㅜ\s]*$"
+    # leave to come, given to the listener, ending the sentence ("보리 대전에 데려와도 되는데")
+    r"|(?:와도|오셔도)\s*(?:돼|되는데|돼요|되는데요|됩니다|되니까)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a demand with no verb ("콩이 사진 빨리!!!": the photo, now), not a verb hurried ("가고 싶다 빨리")
     r"|^(?:[가-힣\w]*[^\s다요어아지네]\s+){1,3}(?:빨리|얼른|어서)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
