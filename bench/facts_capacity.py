@@ -83,6 +83,7 @@ def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int
     with mock_aws():
         from convmem.composition import build_api
         from convmem.domain import fact_merge
+        from convmem.domain.context_assembly import facts_budget
         from convmem.service import stored
         from convmem.service.turn import TurnInput
 
@@ -125,7 +126,7 @@ def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int
                 start = time.perf_counter()
                 memory = store.load_user_memory(user)
                 known = stored.decrypt_facts(cipher, user, memory.facts_shards).facts
-                fact_merge.recall(known, question, budget_tokens=settings.facts_budget_tokens,
+                fact_merge.recall(known, question, budget_tokens=facts_budget(settings.memory_budget_tokens, None),
                                   max_facts=settings.facts_max_recalled)
                 return (time.perf_counter() - start) * 1000, len(memory.facts_shards)
 

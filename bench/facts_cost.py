@@ -32,6 +32,7 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
     with mock_aws():
         from convmem.composition import build_api
         from convmem.domain import fact_merge
+        from convmem.domain.context_assembly import facts_budget
         from convmem.domain.models import FactCandidate, FactSource
         from convmem.service.stored import decrypt_facts, encrypt_fact_shards, split_facts
         from convmem.service.turn import TurnInput
@@ -85,14 +86,14 @@ def run(jobs: int = 40, n_facts: int = 200, repeats: int = 30, turns: int = 20) 
             start = time.perf_counter()
             memory = store.load_user_memory(user)
             doc = decrypt_facts(cipher, user, memory.facts_shards)
-            chosen = fact_merge.recall(doc.facts, question, budget_tokens=settings.facts_budget_tokens,
+            chosen = fact_merge.recall(doc.facts, question, budget_tokens=facts_budget(settings.memory_budget_tokens, None),
                                        max_facts=settings.facts_max_recalled)
             recall_ms.append((time.perf_counter() - start) * 1000)
             first = chosen[0].key
         rank_ms = []
         for _ in range(repeats):
             start = time.perf_counter()
-            fact_merge.recall(doc.facts, question, budget_tokens=settings.facts_budget_tokens, max_facts=settings.facts_max_recalled)
+            fact_merge.recall(doc.facts, question, budget_tokens=facts_budget(settings.memory_budget_tokens, None), max_facts=settings.facts_max_recalled)
             rank_ms.append((time.perf_counter() - start) * 1000)
 
         def turns_ms(uid: str) -> list[float]:

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
-from convmem.domain.context_assembly import fact_pieces
+from convmem.domain.context_assembly import FACTS_HEADER, PROFILE_HEADER, Layers, assemble, fact_pieces, facts_budget, render_blocks
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
 from convmem.domain.fact_merge import compact, merge_all, recall, searchable, their_names
 from convmem.domain.models import Fact, FactSource
@@ -603,6 +603,18 @@ def test_recall_fills_its_budget_with_the_relevant_and_never_more(budget):
     used = sum(count_tokens(piece) for piece in fact_pieces([f.statement for f in chosen]))  # the block's lines
     assert used <= budget and used > budget * 0.8  # many harbour facts: the budget is used, not exceeded
     assert all("harbour" in f.statement for f in chosen)
+
+
+@pytest.mark.parametrize("profile", [None, "Works nights as a nurse.", " ".join(["Keeps bees and sings in a choir."] * 20)])
+def test_the_memory_sent_stays_within_its_budget_and_the_facts_take_what_the_profile_leaves(profile):
+    learnt = [(c, s) for text, s in _distinct(1000) for c in extract(text, s.at)]
+    facts, _ = merge_all([], learnt, now=WED, new_id=ids(), max_facts=2500)
+    chosen = recall(facts, "what did I do at the harbour?", budget_tokens=facts_budget(1000, profile), max_facts=200)
+    request, _ = assemble(Layers(system="s", current="what did I do at the harbour?", profile=profile,
+                                 facts=[(f.id, f.statement) for f in chosen]), after_cursor=[], window=12, budget=8000, reserve=0)
+    memory = [b for b in render_blocks(request) if b.startswith((FACTS_HEADER, PROFILE_HEADER))]
+    sent = sum(count_tokens(b) for b in memory)
+    assert 900 < sent <= 1000  # a long profile leaves the facts less; together they fill the budget, never more
 
 
 def test_recall_counts_the_day_facts_were_said_on_once_so_the_budget_holds_more_of_them():

@@ -56,8 +56,9 @@ class Settings(BaseModel):
     )
     """The system prompt, first in every request (never gives way)."""
 
-    facts_budget_tokens: int = Field(800, alias="CONVMEM_FACTS_BUDGET_TOKENS", ge=0)
-    """Most tokens the recalled facts take in one request (docs/benchmarks.md: why 800)."""
+    memory_budget_tokens: int = Field(1000, alias="CONVMEM_MEMORY_BUDGET_TOKENS", ge=0)
+    """Most tokens the person's memory takes in one request: the profile and the recalled facts, as
+    sent. The facts take what the profile leaves (docs/benchmarks.md: why 1,000)."""
     facts_max_recalled: int = Field(60, alias="CONVMEM_FACTS_MAX_RECALLED", ge=0, le=200)
     """Facts: most facts recalled into one request (the most relevant first)."""
     facts_merge_threshold: float = Field(0.6, alias="CONVMEM_FACTS_MERGE_THRESHOLD", gt=0, le=1)

@@ -53,6 +53,14 @@ def _lines(header: str, lines: Sequence[str]) -> list[str]:
     return [header, *(line if i == 0 else "\n" + line for i, line in enumerate(lines))]
 
 
+def facts_budget(memory_budget: int, profile: str | None) -> int:
+    """Tokens the recalled facts may take (``fact_merge.recall``'s budget, their lines) so that
+    the memory of a request, the profile block and the facts block as sent, stays within
+    ``memory_budget``: what the profile leaves, less the facts block's header."""
+    profile_tokens = count_tokens("".join(_lines(PROFILE_HEADER, [quote(profile)]))) if profile else 0
+    return max(0, memory_budget - profile_tokens - count_tokens(FACTS_HEADER.rstrip("\n")))
+
+
 def fact_pieces(statements: Sequence[str]) -> list[str]:
     """The facts block's lines after its header, each starting a line: the facts that name no
     day they were said on first (most carry the day they tell of), then the others under the day

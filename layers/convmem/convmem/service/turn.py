@@ -32,7 +32,7 @@ from pydantic import AwareDatetime, BaseModel, Field, ValidationError, field_val
 
 from convmem import deadline
 from convmem.domain import fact_merge
-from convmem.domain.context_assembly import Layers, assemble, check_message_fits
+from convmem.domain.context_assembly import Layers, assemble, check_message_fits, facts_budget
 from convmem.domain.models import (
     ID_PATTERN,
     KNOWLEDGE_MAX_BYTES,
@@ -394,14 +394,15 @@ class TurnService:
         summary = decrypt_summary(self._cipher, user_id, session_id, snapshot.summary_ciphertext)
         history = decrypt_messages(self._cipher, user_id, session_id, snapshot.messages)
         known = decrypt_facts(self._cipher, user_id, user_memory.facts_shards).facts
+        profile = decrypt_profile(self._cipher, user_id, user_memory.profile_ciphertext)
         facts = fact_merge.recall(
-            known, message, budget_tokens=s.facts_budget_tokens, max_facts=s.facts_max_recalled,
+            known, message, budget_tokens=facts_budget(s.memory_budget_tokens, profile), max_facts=s.facts_max_recalled,
             scores=self._embedding_scores(known, message),
         )
         request, report = assemble(
             Layers(
                 system=s.system_prompt, current=message, summary=summary, knowledge=knowledge,
-                profile=decrypt_profile(self._cipher, user_id, user_memory.profile_ciphertext),
+                profile=profile,
                 facts=[(f.id, f.statement) for f in facts],
                 tool_tokens=tool_tokens,
             ),
