@@ -11,7 +11,15 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from convmem.domain import fact_dates
-from convmem.domain.context_assembly import FACTS_HEADER, PROFILE_HEADER, Layers, assemble, fact_pieces, facts_budget, render_blocks
+from convmem.domain.context_assembly import (
+    FACTS_HEADER,
+    PROFILE_HEADER,
+    Layers,
+    assemble,
+    fact_pieces,
+    facts_budget,
+    render_blocks,
+)
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
 from convmem.domain.fact_merge import compact, merge_all, recall, searchable, their_names
 from convmem.domain.models import Fact, FactSource
