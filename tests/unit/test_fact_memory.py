@@ -327,6 +327,9 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("friday just gone some madman cut right across me", "on Friday 8 March 2024", "2024-03-08"),
     ("Last week Thursday we got a hailstorm", "on Thursday 7 March 2024", "2024-03-07"),  # (that day of that week)
     ("the electrician comes next week Tuesday", "on Tuesday 19 March 2024", "2024-03-19"),
+    ("second prize for the tatties Thursday last week", "on Thursday 7 March 2024", "2024-03-07"),  # (the day first)
+    ("failed the MOT last Tuesday but one", "on Tuesday 5 March 2024", "2024-03-05"),  # (British: the one before)
+    ("got the car Monday Morag! sitting in the drive", "on Monday 11 March 2024", "2024-03-11"),  # (the listener named)
     ("the last load came in on Human Rights Day", "Human Rights Day (21 March 2023)", "2023-03-21"),
     # ... and American holidays on a weekday of their month (the 4th Thursday, the last Monday...)
     ("We drove up to my parents for Thanksgiving", "Thanksgiving (23 November 2023)", "2023-11-23"),

@@ -144,6 +144,10 @@ _EN = re.compile(
     r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
     # "last week Thursday", "next week Tuesday" (South African, Irish): that day of that week
     r"|(?P<wkrel>last|next|this)\s+week\s+(?P<wkday>" + "|".join(_WEEKDAYS) + r")"
+    # ... and the day first ("Thursday last week", "Tuesday next week")
+    r"|(?P<wkday_first>" + "|".join(_WEEKDAYS) + r")\s+(?P<wkrel_after>last|next)\s+week\b"
+    # "last Tuesday but one" (British): the one before the last
+    r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
     r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
@@ -230,9 +234,13 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
                             -1 if m["mrel"].lower() == "last" and month >= said.month else 0)
         return f"in {month_text(year, month)}", f"{year}-{month:02d}"
-    if m["wkday"]:
-        d = _day_of_week(said, {"last": -1, "next": 1, "this": 0}[m["wkrel"].lower()], _weekday_number(m["wkday"]))
-        return f"on {m['wkday'].capitalize()} {day_text(d)}", d.isoformat()
+    if m["wkday"] or m["wkday_first"]:
+        day, rel = (m["wkday"], m["wkrel"]) if m["wkday"] else (m["wkday_first"], m["wkrel_after"])
+        d = _day_of_week(said, {"last": -1, "next": 1, "this": 0}[rel.lower()], _weekday_number(day))
+        return f"on {day.capitalize()} {day_text(d)}", d.isoformat()
+    if m["but_one"]:
+        d = _weekday(said, _weekday_number(m["but_one"]), -1) - timedelta(weeks=1)
+        return f"on {m['but_one'].capitalize()} {day_text(d)}", d.isoformat()
     if m["gone"]:
         d = _weekday(said, _weekday_number(m["gone"]), -1)
         return f"on {m['gone'].capitalize()} {day_text(d)}", d.isoformat()
@@ -417,7 +425,8 @@ _EN_PARTIAL = re.compile(
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[a-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b))"
+    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
+    r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
