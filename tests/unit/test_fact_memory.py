@@ -821,6 +821,9 @@ def test_the_other_partys_previous_turn_never_becomes_the_visitors(previous, tex
     ("한밭수목원 산책은 어떠세요?", None),  # what the asker suggests
     ("어 이제 괜찮아 첫 출근 언제야?", "어 이제 괜찮아 첫 출근 언제야"),  # 괜찮아 before it asks no opinion
     ("나 어제 뭐 했게?", None),  # the asker's own day
+    ("다행이다 ㅠㅠ 결혼 날짜는?", "결혼 날짜는"),  # a topic alone asked after: the visitor's
+    ("숙소는?", "숙소는"),
+    ("우리 회사는?", None),  # the asker's own
 ])
 def test_only_a_question_about_the_visitor_frames_their_answer(previous, asked):
     assert asked_of_them(previous) == asked
@@ -1878,3 +1881,8 @@ def test_a_verb_hurried_is_not_a_demand():
 def test_leave_to_come_inside_their_own_plan_keeps_the_plan():
     [fact] = told(extract("집들이 2025년 1월에 하려고 동기들 부를게 애들 데리고 와도 돼 고양이가 애기들 좋아해", WED))
     assert "집들이" in fact.statement
+
+
+def test_an_answer_to_a_topic_asked_after_keeps_the_topic_and_its_date():
+    [fact] = told(extract("11월 22일로 잡았다!! 라온웨딩홀", WED, previous="다행이다 ㅠㅠ 결혼 날짜는?"))
+    assert "결혼 날짜" in fact.statement and fact.when == "2024-11-22"

@@ -719,6 +719,8 @@ _KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|니|니는
                      r"(?=\s|$|[?!.])")  # the listener, or the title they are called by ("행님 담배는 끊었나?")
 _KO_ASKS = re.compile(r"무슨|어떤|뭐|뭘|무엇|어디|언제|누구|몇|왜|어떻게")
 _KO_ASKER_OWN = re.compile(r"(?:^|\s)(?:나는|나도|내가|내|나|난|저는|저도|제가|저희|우리|우리는)(?=\s|$)")
+# A topic alone asked after ("결혼 날짜는?", "회사는?": and your wedding's date?) asks for the visitor's.
+_KO_TOPIC_ASKED = re.compile(r"(?:^|[.!?~ㅋㅎㅠㅜ]\s*)(?:[가-힣]+\s+){0,2}[가-힣]*[은는]\s*\?+$")
 _KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|괜찮")
 # A yes/no question whose verb honours its subject ("건강검진은 받으셨어요?", "여행 준비는 다 되셨어요?")
 # asks after the listener or their elders (unless it names the asker's own: _KO_ASKER_OWN); the answer
@@ -788,7 +790,8 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     if re.search(r"[가-힣]", question):
         predicate = question.rstrip("?!. ").rsplit(None, 1)[-1]  # (its last word: "어 이제 괜찮아 첫 출근 언제야?" asks no opinion)
         if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(predicate) or not (
-                _KO_YOU.search(question) or _KO_ASKS.search(question) or _KO_HONOURS_LISTENER.search(predicate)):
+                _KO_YOU.search(question) or _KO_ASKS.search(question) or _KO_HONOURS_LISTENER.search(predicate)
+                or _KO_TOPIC_ASKED.search(question)):
             return None
         # what it asks after the last laughter before it ("오빠 물놀이 좋아하잖아요 ㅋㅋ 서윤이는 ...?"), without
         # its lead ("ㅋㅋㅋ 아 근데 너 생일 다음주 아님?" -> "너 생일 다음주 아님")
