@@ -645,6 +645,11 @@ def test_a_sentence_that_points_back_joins_what_it_speaks_of_even_when_it_speaks
     assert "necklace" in fact.statement and "courage and patience" in fact.statement
 
 
+def test_a_sentence_opening_on_one_for_the_thing_just_named_says_more_of_it():
+    [fact] = told(extract("she's taken me off the two inhalers i had. new one's called Trelegy, just one puff in the morning", WED))
+    assert "Trelegy" in fact.statement and "inhalers" in fact.statement
+
+
 def test_a_short_sentence_ending_on_it_says_more_of_what_came_before():
     [fact] = told(extract("my dog cut his paw on wire sunday\nvet had to stitch it. 90 euro and a cone on his head", WED))
     assert "paw" in fact.statement and "90 euro" in fact.statement

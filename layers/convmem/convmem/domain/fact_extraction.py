@@ -469,7 +469,10 @@ _GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|this|these|those|they
 # A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
 # I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
 # the previous fact, so the thing it names and what is said of it are recalled together.
-_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there|" + _TEXTED_PRONOUNS + r")\b",
+_POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there|" + _TEXTED_PRONOUNS
+                          # ... or "one" for the thing just named ("new one's called Trelegy", "the blue one's
+                          # for emergencies"; not "no one", "had one slip")
+                          + r"|(?:the\s+)?(?!(?:no|every|any|some|each|which|had|have|has|got|get|buy|bought|made|make|took|take|found|need|want|picked|ate)\b)[a-z]+\s+one(?:'s|\u2019s)?(?=\s)(?!\s+of\b))\b",
                           re.IGNORECASE)
 # ... and so does a short one ending on a pronoun for it ("vet had to stitch it", "the kids adore him"),
 # unless it speaks to the other party ("you'll love it").
