@@ -1029,6 +1029,7 @@ def test_a_pet_named_in_more_ways_is_a_pet_slot(text, key):
     ("LUMEN??", "Junior UX designer at Lumen Health!! First day is next Monday", "Junior UX designer at Lumen Health"),
     ("He's a natural, it's annoying. How's the course?", "First class was yesterday! Three hours on user research. Loved it",
      "First class was on 12 March 2024"),
+    ("Sounds lovely.", "burns supper went fine. nearly stabbed Wullie wi the dirk mind", "Nearly stabbed Wullie"),  # (an adverb first)
 ])
 def test_answers_and_news_without_i_are_theirs(previous, text, needle):
     assert any(needle in f.statement for f in told(extract(text, WED, previous=previous)))

@@ -347,7 +347,7 @@ _FRAME = re.compile(
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
 _SUBJECT_DROPPED = re.compile(
-    r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
+    r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+|nearly\s+|almost\s+|only\s+|already\s+|never\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
     r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
     r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
     r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|planning|"
