@@ -1892,3 +1892,17 @@ def test_leave_to_come_inside_their_own_plan_keeps_the_plan():
 def test_an_answer_to_a_topic_asked_after_keeps_the_topic_and_its_date():
     [fact] = told(extract("11월 22일로 잡았다!! 라온웨딩홀", WED, previous="다행이다 ㅠㅠ 결혼 날짜는?"))
     assert "결혼 날짜" in fact.statement and fact.when == "2024-11-22"
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Morning Juniper it's Randy, parked at the Flying J in Oklahoma City, eastbound with onions", "Juniper"),
+    ("evening Morag. we won the pairs on Saturday! Morag i've never been so proud", "Morag"),
+    ("I'm home, the vet says the dog's knee is fine. Talk later Remy", "Remy"),
+])
+def test_the_name_they_greet_is_whom_they_text_not_part_of_what_they_tell(text, name):
+    facts = told(extract(text, WED))
+    assert facts and all(name not in f.statement for f in facts)
+
+
+def test_a_name_without_a_greeting_stays_in_what_they_tell():
+    assert "Morag" in told(extract("I had tea with Morag on Sunday, she's my oldest friend", WED))[0].statement

@@ -1246,6 +1246,25 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
     return out
 
 
+# A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk later
+# Remy", "night Morag"): whom they text, said to them; it goes, and so does the same name standing as an
+# address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
+_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s+)?(?:morning|evening|afternoon|night|nite)|hi|hiya|hey|hello"
+                      r"|cheers|thanks|ta|salamat|talk\s+later|later|bye|alright|right)\s+(?!(?:Monday|Tuesday|Wednesday|Thursday"
+                      r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear)\b)([A-Z][a-z]{1,11})\b"
+                      r"(?:\s*[.!?,]+\s*|\s*$|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
+
+
+def _without_greeted_name(text: str) -> str:
+    """``text`` without a greeting to whom they text and that name's other addresses (``_GREETED``)."""
+    names = {m.group(1) for m in _GREETED.finditer(text)}
+    text = _GREETED.sub("", text)
+    for name in names:
+        text = re.sub(rf"(?<=\s){name}(?=\s*[.!?,]|\s*$)|(?:^|(?<=[.!?]\s)){name},?\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its)\s)",
+                      "", text)
+    return text
+
+
 def _without_address(text: str, previous: str | None) -> str:
     """``text`` without the name it opens on to whom they speak (``_KO_VOCATIVE``, ``_SMALL_VOCATIVE``).
     Not a word the other party just said ("chilli i can do": what they were offered), and not the
@@ -1261,7 +1280,7 @@ def _without_address(text: str, previous: str | None) -> str:
                      and (m.start() > 0 or not after_question))
         return "" if addressed else m.group(0)
 
-    return _SMALL_VOCATIVE.sub(unless_a_word, text)
+    return _SMALL_VOCATIVE.sub(unless_a_word, _without_greeted_name(text))
 
 
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
