@@ -1186,6 +1186,7 @@ def test_round_seven_dictation_and_dialect():
     assert "필라테스" in pilates.statement
     assert told(extract("갸는 와 맨날 토하노, 망원동 그 공원에 먹을 기 많은갑다", WED)) == []  # a question, a guess
     assert told(extract("어디로 갈라꼬. 콩이 데꼬 살라믄 마당 있는 데 가야 되는 거 아이가", WED)) == []
+    assert "신암초" in told(extract("ㄹㅇ 신암초 5년 채웠다 아이가 ㅋㅋ", WED))[0].statement  # a past deed recalled: theirs
     [quit_smoking] = told(extract("끊었다 그저께부터. 이번엔 진짜다", WED, previous="행님 담배는 끊었나?"))
     assert quit_smoking.when == "2024-03-11" and "담배" in quit_smoking.statement  # asked by the title they are called by
     assert fact_dates.resolve("월요일자로 생산과장 달았다", WED)[1] == "2024-03-11"
