@@ -328,6 +328,8 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("Last week Thursday we got a hailstorm", "on Thursday 7 March 2024", "2024-03-07"),  # (that day of that week)
     ("the electrician comes next week Tuesday", "on Tuesday 19 March 2024", "2024-03-19"),
     ("second prize for the tatties Thursday last week", "on Thursday 7 March 2024", "2024-03-07"),  # (the day first)
+    ("I twisted my ankle jana playing football", "on 12 March 2024", "2024-03-12"),  # Swahili, as Kenyan English texts it
+    ("we travel kesho kutwa to Mombasa", "on 15 March 2024", "2024-03-15"),
     ("failed the MOT last Tuesday but one", "on Tuesday 5 March 2024", "2024-03-05"),  # (British: the one before)
     ("got the car Monday Morag! sitting in the drive", "on Monday 11 March 2024", "2024-03-11"),  # (the listener named)
     ("the last load came in on Human Rights Day", "Human Rights Day (21 March 2023)", "2023-03-21"),
@@ -1903,6 +1905,10 @@ def test_an_answer_to_a_topic_asked_after_keeps_the_topic_and_its_date():
 def test_the_name_they_greet_is_whom_they_text_not_part_of_what_they_tell(text, name):
     facts = told(extract(text, WED))
     assert facts and all(name not in f.statement for f in facts)
+
+
+def test_jana_with_a_capital_is_a_name_not_yesterday():
+    assert told(extract("Jana and I went to the match", WED))[0].when is None
 
 
 def test_a_name_without_a_greeting_stays_in_what_they_tell():

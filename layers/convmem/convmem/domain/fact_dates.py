@@ -121,8 +121,10 @@ _EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:" + _EN_NTH + r"(?P<dby>(?:the )?day before yesterday)|(?P<after>(?:the )?day after (?:tomorrow|tmrw|tmr|tmw|2morrow))"
-    r"|(?P<yesterday>yesterday|yday|last night|last nite)"
+    r"\b(?:" + _EN_NTH + r"(?P<dby>(?:the )?day before yesterday|(?-i:juzi))"
+    r"|(?P<after>(?:the )?day after (?:tomorrow|tmrw|tmr|tmw|2morrow)|(?-i:kesho\s+kutwa))"
+    # (and in Swahili, as Kenyan and Tanzanian English text it, small: jana, juzi, kesho; not the name Jana)
+    r"|(?P<yesterday>yesterday|yday|last night|last nite|(?-i:jana))"
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day
     r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)"
@@ -135,7 +137,7 @@ _EN = re.compile(
     r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening|arvo))"
-    r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow)|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
+    r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
     # "next May", "last september": the nearest such month after (before) the one it was said in
     # (not "the next may be harder")
