@@ -330,6 +330,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("second prize for the tatties Thursday last week", "on Thursday 7 March 2024", "2024-03-07"),  # (the day first)
     ("I twisted my ankle jana playing football", "on 12 March 2024", "2024-03-12"),  # Swahili, as Kenyan English texts it
     ("we travel kesho kutwa to Mombasa", "on 15 March 2024", "2024-03-15"),
+    ("the Sacco pays out Tuesday after Easter", "the Tuesday after Easter (2 April 2024)", "2024-04-02"),
     ("failed the MOT last Tuesday but one", "on Tuesday 5 March 2024", "2024-03-05"),  # (British: the one before)
     ("got the car Monday Morag! sitting in the drive", "on Monday 11 March 2024", "2024-03-11"),  # (the listener named)
     ("the last load came in on Human Rights Day", "Human Rights Day (21 March 2023)", "2023-03-21"),

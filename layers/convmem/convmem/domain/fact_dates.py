@@ -401,7 +401,7 @@ _KO_HOLIDAYS = {"삼일절": (3, 1), "어린이날": (5, 5), "어버이날": (5,
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
 _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest\s)"  # (a church's harvest thanksgiving)
-            r"(?:(?i:the)\s+(?P<hwd>(?i:" + "|".join(_WEEKDAYS) + r"))\s+(?P<hside>(?i:before|after))\s+)?"
+            r"(?:(?:(?i:the)\s+)?(?P<hwd>(?i:" + "|".join(_WEEKDAYS) + r"))\s+(?P<hside>(?i:before|after))\s+)?"
             r"(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
             # (not what is named for it: "christmas tree", "the easter holidays", "the work christmas do")
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
