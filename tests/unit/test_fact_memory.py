@@ -1914,3 +1914,8 @@ def test_jana_with_a_capital_is_a_name_not_yesterday():
 
 def test_a_name_without_a_greeting_stays_in_what_they_tell():
     assert "Morag" in told(extract("I had tea with Morag on Sunday, she's my oldest friend", WED))[0].statement
+
+
+def test_a_korean_date_called_off_is_the_nearer_one_though_the_calling_off_is_past():
+    [moved] = told(extract("그래서 3월 15일 거 취소하고 5월 10일로 옮겼어요", WED - timedelta(days=4)))  # said 9 March
+    assert "2024년 3월 15일 거 취소" in moved.statement and "2024년 5월 10일로" in moved.statement

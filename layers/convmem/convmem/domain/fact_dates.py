@@ -584,10 +584,17 @@ def _ko_clause_past(text: str, end: int) -> bool | None:
 _KO_CLAUSE_LINK = re.compile(r"(?<=[가-힣])(?:고|서|는데|은데|던데|려고|려구|면|니까|니께|지만|다가|자고|라고|이라)(?=[\s,.!~]|$)|[,.!?](?=\s|$)")
 
 
+# A date called off or moved from ("3월 15일 거 취소하고 5월 10일로 옮겼어요", "22일에서 29일로"): the
+# cancelling is past, not the day; the nearer one is meant.
+_KO_CALLED_OFF = re.compile(r"\s*(?:거|것|건|꺼|을|를|은|는|도|에\s*하려던\s*거)?\s*(?:취소|캔슬|미뤄|미뤘|미루|연기|에서\s)")
+
+
 def _ko_past_at(text: str, end: int) -> bool | None:
     """Whether the Korean date ending at ``text[end]`` is past: by the clause quoted after it, if
     one is, else by the sentence; None when a nominal ending tells no tense ("설날인 29일에 안동 와서
     하룻밤 자고 감"): the nearer day."""
+    if _KO_CALLED_OFF.match(text, end):
+        return None
     quoted = _KO_QUOTED.search(text, end)
     told = text[end:quoted.end()] if quoted else text
     if _past(told, True):
