@@ -78,6 +78,8 @@ def told(facts):
     "오늘은 일찍 자라~",
     "ㅋㅋㅋ 남편 술 약한 거 알지? 형부 살살 하시라고 해",  # (an order passed on)
     "콩이 사진 빨리!!! 😍",  # (a demand with no verb)
+    "8강도 대단한데?? 테니스 시작한 지 1년밖에 안 됐잖아",  # (their matter recalled, after a question to them)
+    "지난번에 일이 많다고 했잖아요.",  # (what they said, recalled)
     "주말에 애들 데리고 놀러 와도 돼요~",  # (leave to come)
 ])
 def test_remarks_about_the_other_party_questions_and_small_talk_are_not_facts(text):
@@ -1190,6 +1192,8 @@ def test_round_seven_dictation_and_dialect():
     assert told(extract("갸는 와 맨날 토하노, 망원동 그 공원에 먹을 기 많은갑다", WED)) == []  # a question, a guess
     assert told(extract("어디로 갈라꼬. 콩이 데꼬 살라믄 마당 있는 데 가야 되는 거 아이가", WED)) == []
     assert "신암초" in told(extract("ㄹㅇ 신암초 5년 채웠다 아이가 ㅋㅋ", WED))[0].statement  # a past deed recalled: theirs
+    [went] = told(extract("성탄절 지나고 26일에 요나스네 부모님 댁 하이델베르크 갔었잖아요", WED))  # (~잖아 too)
+    assert went.when == "2023-12-25" and "하이델베르크" in went.statement
     [quit_smoking] = told(extract("끊었다 그저께부터. 이번엔 진짜다", WED, previous="행님 담배는 끊었나?"))
     assert quit_smoking.when == "2024-03-11" and "담배" in quit_smoking.statement  # asked by the title they are called by
     assert fact_dates.resolve("월요일자로 생산과장 달았다", WED)[1] == "2024-03-11"
