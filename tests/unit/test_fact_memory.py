@@ -1918,6 +1918,8 @@ def test_jana_with_a_capital_is_a_name_not_yesterday():
 
 def test_a_name_without_a_greeting_stays_in_what_they_tell():
     assert "Morag" in told(extract("I had tea with Morag on Sunday, she's my oldest friend", WED))[0].statement
+    assert "with Mum" in told(extract("Hi Mum. I went shopping with Mum.", WED))[0].statement  # kin greeted: no name
+    assert "with Morag" in told(extract("evening Morag. I had tea with Morag.", WED))[0].statement  # (after with)
 
 
 def test_a_korean_date_called_off_is_the_nearer_one_though_the_calling_off_is_past():

@@ -1262,7 +1262,10 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
 # address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
 _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s+)?(?:morning|evening|afternoon|night|nite)|hi|hiya|hey|hello"
                       r"|cheers|thanks|ta|salamat|talk\s+later|later|bye|alright|right)\s+(?!(?:Monday|Tuesday|Wednesday|Thursday"
-                      r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear)\b)([A-Z][a-z]{1,11})\b"
+                      r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
+                      # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names)
+                      r"|Mum|Mom|Mam|Mummy|Mommy|Mama|Dad|Daddy|Papa|Da|Pa|Ma|Nan|Nana|Gran|Granny|Grandma|Grandpa|Sis|Bro|Son"
+                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam)\b)([A-Z][a-z]{1,11})\b"
                       r"(?:\s*[.!?,]+\s*|\s*$|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
 
 
@@ -1271,7 +1274,8 @@ def _without_greeted_name(text: str) -> str:
     names = {m.group(1) for m in _GREETED.finditer(text)}
     text = _GREETED.sub("", text)
     for name in names:
-        text = re.sub(rf"(?<=\s){name}(?=\s*[.!?,]|\s*$)|(?:^|(?<=[.!?]\s)){name},?\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its)\s)",
+        text = re.sub(rf"(?<=\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bfor\s)(?<!\band\s)(?<!\bfrom\s)(?<!\bat\s)(?<!\bof\s)(?<!\bby\s)"
+                      rf"{name}(?=\s*[.!?,]|\s*$)|(?:^|(?<=[.!?]\s)){name},?\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its)\s)",
                       "", text)
     return text
 
