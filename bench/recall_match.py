@@ -4,7 +4,8 @@ The rules (docs/benchmarks.md "How recall in a new session is measured"):
 
 1. Both sides are normalised: Unicode NFKC, case folded, dates rewritten to one form
    ('7 May 2023', 'May 7, 2023', '7th of May 2023', '2023-05-07', '2023년 5월 7일' all become
-   ``2023-05-07``; 'May 2023' and '2023년 5월' become ``2023-05``), possessive 's dropped,
+   ``2023-05-07``; 'May 2023' and '2023년 5월' become ``2023-05``; a day without its year, '15 March'
+   or '3월 15일', becomes ``0000-03-15``, which that day of any year meets), possessive 's dropped,
    punctuation and whitespace collapsed to single spaces (a hyphen between digits stays).
 2. The answer counts when its normalised text occurs in the normalised request at word
    boundaries ('art' is not found in 'party'; '2023-05' is found in '2023-05-07').
@@ -44,6 +45,16 @@ _FULL_DATES = [
     (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I), ("mn", "d", "y")),
     (re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일"), ("y", "m", "d")),
 ]
+# A day of a month said without its year ('15 March', 'March 15th', '3월 15일'), after the dated forms:
+# written ``xxxx-03-15``, which any year's 15 March meets (rule 2), so an answer in the visitor's
+# words ('3월 15일') is found in a request that wrote the year out ('2025년 3월 15일'); such a day
+# has no range of its own (rule 4).
+_DAY_DATES = [
+    (re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?![\w-])", re.I), ("d", "mn")),
+    (re.compile(rf"\b{_MONTH}\s+{_DAY}(?![\w-])", re.I), ("mn", "d")),
+    (re.compile(r"(?<![\d년])(?<!년\s)(\d{1,2})\s*월\s*(\d{1,2})\s*일"), ("m", "d")),
+]
+_ANY_YEAR = "0000"  # (no year 0: a day of no year in particular)
 _MONTH_DATES = [
     (re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.I), ("mn", "y")),
     (re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?!\s*\d)"), ("y", "m")),
@@ -73,6 +84,9 @@ def _rewrite(text: str, patterns: list, full: bool) -> str:
         def sub(match: re.Match[str], fields: tuple[str, ...] = fields) -> str:
             parts = dict(zip(fields, match.groups(), strict=True))
             month = _MONTHS[parts["mn"].lower()] if "mn" in parts else int(parts["m"])
+            if "y" not in parts:  # (a day without its year: checked against a leap year, written for any)
+                iso = _iso(2000, month, int(parts["d"]))
+                return f" {_ANY_YEAR}{iso[4:]} " if iso else match.group(0)
             iso = _iso(int(parts["y"]), month, int(parts["d"]) if full else None)
             return f" {iso} " if iso else match.group(0)
         text = pattern.sub(sub, text)
@@ -81,7 +95,7 @@ def _rewrite(text: str, patterns: list, full: bool) -> str:
 
 def normalise_dates(text: str) -> str:
     """``text`` with every date it names written as 2023-05-07, every month as 2023-05."""
-    return _rewrite(_rewrite(text, _FULL_DATES, full=True), _MONTH_DATES, full=False)
+    return _rewrite(_rewrite(_rewrite(text, _FULL_DATES, full=True), _MONTH_DATES, full=False), _DAY_DATES, full=True)
 
 
 def normalise(text: str) -> str:
@@ -111,6 +125,11 @@ def content_words(normalised: str) -> list[str]:
     return [w for w in normalised.split() if w not in STOP_WORDS]
 
 
+def _any_year(day: str) -> str:
+    """A pattern for a day without its year (``0000-03-15``) that meets it in any year."""
+    return r"(?<![0-9a-z\uac00-\ud7a3])\d{4}" + re.escape(day[len(_ANY_YEAR):]) + r"(?![0-9a-z])"
+
+
 def _occurs(needle: str, haystack: str) -> bool:
     """``needle`` in ``haystack`` at word boundaries (both already normalised)."""
     return re.search(rf"(?<![0-9a-z\uac00-\ud7a3]){re.escape(needle)}(?![0-9a-z])", haystack) is not None
@@ -125,6 +144,8 @@ class Request:
         self.ranges = [r for r in (_token_range(t) for t in self.text.split()) if r]
 
     def has_word(self, word: str) -> bool:
+        if word.startswith(_ANY_YEAR):  # a day without its year: that day in any year
+            return re.search(_any_year(word), self.text) is not None
         if _HANGUL_WORD.match(word):
             return word in self.text  # a Hangul word carries its particles: 부산 in 부산에서
         if word.isascii() and word.isalpha():
@@ -157,6 +178,8 @@ _YEAR_RANGE = re.compile(r"^(?:19|20)\d\d$")
 
 
 def _token_range(token: str) -> tuple[date, date] | None:
+    if token.startswith(_ANY_YEAR):
+        return None
     if m := _DATE_RANGE.match(token):
         d = date(int(m[1]), int(m[2]), int(m[3]))
         return d, d

@@ -25,6 +25,17 @@ def test_a_different_day_is_not_the_same_date():
     assert not Request("Went on 2023-05-17").has_answer("2023-05-01")
 
 
+@pytest.mark.parametrize("answer", ["15 March", "March 15th", "the 15th of March", "3월 15일"])
+def test_a_day_said_without_its_year_is_found_when_the_request_wrote_the_year_out(answer):
+    assert Request("The exam moved from 15 March 2025 to 10 May 2025").has_answer(answer)
+    assert Request("시험 2025년 3월 15일 거 취소하고 2025년 5월 10일로 옮겼어요").has_answer(f"{answer}, 5월 10일")
+    assert not Request("The exam moved from 16 March 2025 to 10 May 2025").has_answer(answer)  # another day
+
+
+def test_a_dated_answer_still_needs_its_year():
+    assert not Request("The exam is on 15 March 2025").has_answer("15 March 2024")
+
+
 def test_case_punctuation_and_whitespace_do_not_matter():
     assert Request("Known facts:\n- Researches   ADOPTION-agencies!").has_answer("adoption agencies")
     assert Request("Caroline's plan: adoption.").has_answer("Caroline plan")
