@@ -12,6 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+# Variables an earlier release read, and what replaced them.
+RENAMED = {
+    "CONVMEM_FACTS_BUDGET_TOKENS": "CONVMEM_MEMORY_BUDGET_TOKENS (the profile and the recalled facts together; the facts "
+                                   "take what the profile leaves)",
+}
+
 
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True, use_attribute_docstrings=True)
@@ -174,7 +180,11 @@ class Settings(BaseModel):
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
-        """Build settings from ``env`` (default: ``os.environ``); unknown variables are ignored."""
+        """Build settings from ``env`` (default: ``os.environ``); unknown variables are ignored, and a
+        renamed one (``RENAMED``) is refused with the name that replaced it (ValueError)."""
         source = os.environ if env is None else env
+        renamed = sorted(set(source) & set(RENAMED))
+        if renamed:  # a knob that was renamed would otherwise be ignored without a word
+            raise ValueError("; ".join(f"{old} is no longer read: set {RENAMED[old]}" for old in renamed))
         names = {f.alias or name for name, f in cls.model_fields.items()}
         return cls.model_validate({k: v for k, v in source.items() if k in names})

@@ -173,14 +173,15 @@ _FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
                     r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[이])라네")  # 카더라: 경상도; ~다네: "they say", 해야 한다네
-# Gyeongsang 아이가 ("isn't it") reacts ("좋다 아이가"), except after a past deed it recalls to the listener
-# ("신암초 5년 채웠다 아이가": I've done five years, you know).
-# ... and so does ~잖아 ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went, you know)
-# (not words recalled, "일이 많다고 했잖아요": what the listener said)
+# ~잖아 ("you know") reacts ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went,
+# you know), unless what it recalls is words ("일이 많다고 했잖아요": what the listener said).
 _KO_NOT_PAST_SYLLABLE = ("(?:(?<=고 했)|(?<=고했)|(?<=고 하셨)|(?<=고하셨)|(?<![" + "".join(c for c in fact_dates.ending_in(20) if c not in "있겠")
                          + "]))")
+# ... and a past recalled right after a question to them is of their matter, a reaction too
 _KO_RECALLS = re.compile(r"잖아요?[.!~^ㅋㅎㅠㅜ\s]*$")
-_KO_NOT_PAST = r"(?<!었다 )(?<!었다)(?<!았다 )(?<!았다)(?<!였다 )(?<!였다)(?<!했다 )(?<!했다)(?<!됐다 )(?<!됐다)(?<!웠다 )(?<!웠다)(?<!켰다 )(?<!켰다)(?<!쳤다 )(?<!쳤다)(?<!셨다 )(?<!셨다)"
+# Gyeongsang 아이가 ("isn't it") reacts ("좋다 아이가"), except after a past deed it recalls to the listener
+# ("신암초 5년 채웠다 아이가": I've done five years, you know).
+_KO_NOT_PAST = "".join(f"(?<!{past}다 )(?<!{past}다)" for past in "었았였했됐웠켰쳤셨")
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
