@@ -191,9 +191,18 @@ def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, st
         iso = monday.isocalendar()
         return f"the week of {day_text(monday)}", f"{iso[0]}-W{iso[1]:02d}"
     wd = _ko_weekday(weekday) if weekday in _KO_WEEKDAY_FORMS else _WEEKDAYS.index(weekday)
-    d = first + timedelta(days=(wd - first.weekday()) % 7) + timedelta(weeks=n - 1) if n > 0 else (
-        last - timedelta(days=(last.weekday() - wd) % 7))
+    d = _nth_weekday(y, m, wd, n)
     return _day(d) if d.month == m else None
+
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The ``n``-th ``weekday`` (0: Monday) of the month, or its last when ``n`` is below 1 (a fifth may
+    fall in the next month: the caller checks)."""
+    first = date(year, month, 1)
+    if n > 0:
+        return first + timedelta(days=(weekday - first.weekday()) % 7, weeks=n - 1)
+    last = date(*_add_months(first, 1), 1) - timedelta(days=1)
+    return last - timedelta(days=(last.weekday() - weekday) % 7)
 
 
 def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
@@ -485,7 +494,9 @@ def ending_in(final: int) -> str:
     return "".join(chr(0xAC00 + 28 * i + final) for i in range(19 * 21))
 
 
-_PAST_KO = re.compile("[" + "".join(c for c in ending_in(20) if c not in "있겠") + "]")
+# (not 있, there is, nor 겠, will: a sentence's past is read by these)
+KO_PAST_SYLLABLES = "".join(c for c in ending_in(20) if c not in "있겠")
+_PAST_KO = re.compile("[" + KO_PAST_SYLLABLES + "]")
 # Texting's nominal ending ("자고 감", "등록함", "끝남": a syllable closed by ㅁ) narrates without a
 # tense; unless something says it is still to come (~ㄹ 거/게/래/까/수, ~려고, ~겠, 예정, moved to).
 _KO_NOMINAL_END = re.compile("[" + ending_in(16) + r"][.!~^ㅋㅎㅠㅜ\s]*$")
@@ -667,11 +678,7 @@ def _holiday_on(name: str) -> Callable[[int], date]:
     """The day of a holiday in a given year."""
     if name in _WEEKDAY_HOLIDAYS:
         month, weekday, nth = _WEEKDAY_HOLIDAYS[name]
-
-        def nth_weekday(year: int) -> date:
-            first = date(year, month, 1) if nth > 0 else date(*_add_months(date(year, month, 1), 1), 1) - timedelta(days=7)
-            return first + timedelta(days=(weekday - first.weekday()) % 7, weeks=max(nth - 1, 0))
-        return nth_weekday
+        return lambda year: _nth_weekday(year, month, weekday, nth)
     month, day = _HOLIDAYS[name]
     return (lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day))
 

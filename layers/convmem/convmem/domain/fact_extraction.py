@@ -175,8 +175,7 @@ _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라�
                     r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[이])라네")  # 카더라: 경상도; ~다네: "they say", 해야 한다네
 # ~잖아 ("you know") reacts ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went,
 # you know), unless what it recalls is words ("일이 많다고 했잖아요": what the listener said).
-_KO_NOT_PAST_SYLLABLE = ("(?:(?<=고 했)|(?<=고했)|(?<=고 하셨)|(?<=고하셨)|(?<![" + "".join(c for c in fact_dates.ending_in(20) if c not in "있겠")
-                         + "]))")
+_KO_NOT_PAST_SYLLABLE = "(?:(?<=고 했)|(?<=고했)|(?<=고 하셨)|(?<=고하셨)|(?<![" + fact_dates.KO_PAST_SYLLABLES + "]))"
 # ... and a past recalled right after a question to them is of their matter, a reaction too
 _KO_RECALLS = re.compile(r"잖아요?[.!~^ㅋㅎㅠㅜ\s]*$")
 # Gyeongsang 아이가 ("isn't it") reacts ("좋다 아이가"), except after a past deed it recalls to the listener
