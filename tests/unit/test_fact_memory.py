@@ -306,6 +306,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("bought it saturday from a retired mailman in gresham", "on Saturday 9 March 2024", "2024-03-09"),
     ("we called into mams sunday on the way home", "on Sunday 10 March 2024", "2024-03-10"),
     ("Mom fell in her room at the home Tuesday night", "on Tuesday 12 March 2024", "2024-03-12"),
+    ("Had the MRI Friday. Torn rotator cuff", "on Friday 8 March 2024", "2024-03-08"),  # (after a capital too)
     ("I'm driving up there Friday.", "on Friday 15 March 2024", "2024-03-15"),
     ("On Tuesday I followed a whole story in Spanish", "on Tuesday 12 March 2024", "2024-03-12"),
     ("This Saturday. I'm giving a speech", "on Saturday 16 March 2024", "2024-03-16"),
@@ -316,6 +317,9 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("the op is on the 10th", "on 10 April 2024", "2024-04-10"),
     ("my test was on the 3rd", "on 3 March 2024", "2024-03-03"),
     ("the op is cancelled for the 14th", "for 14 March 2024", "2024-03-14"),
+    # ... and by a modal, in words reported too ("said I can")
+    ("Dr Patel said I can go back on light duties from the 5th of May", "5 May 2024", "2024-05-05"),
+    ("they told me I can collect it on 2 March", "on 2 March 2025", "2025-03-02"),
     # what something is moved to is ahead, whatever the tense of the moving; "June the 9th"
     ("the party got pushed back to the 2nd", "to 2 April 2024", "2024-04-02"),
     ("Colton turns 17 on April 2nd and I found him a truck", "on 2 April 2024", "2024-04-02"),  # a day set, in the present
@@ -410,6 +414,9 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("크리스마스 선물로 햄스터를 사 줬거든요", "크리스마스(2023년 12월 25일)", "2023-12-25"),
     ("다음달 3일부터 5개월 과정", "2024년 4월 3일부터 5개월", "2024-04-03"),
     ("8월 11일부터 24일까지로 미뤘어요", "2024년 8월 11일부터 2024년 8월 24일까지", "2024-08-11"),
+    # a day of the month with its weekday: the nearest such day that falls on it, the weekday kept
+    ("1차는 붙었는데 21일 목욜 2차에서 광탈", "2024년 3월 21일 목욜", "2024-03-21"),
+    ("3월 22일 금요일부터 24일까지 제주 가", "2024년 3월 22일 금요일부터 2024년 3월 24일까지", "2024-03-22"),
 ])
 def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, when):
     resolved, found = fact_dates.resolve(text, WED)
@@ -427,6 +434,15 @@ def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, 
                                   "2023년 5월 7일에 태어났어요"])
 def test_a_full_date_a_modal_may_and_a_habit_are_left_as_said(text):
     assert fact_dates.resolve(text, WED) == (text, None)
+
+
+def test_a_day_of_the_month_alone_takes_an_earlier_sentences_month_only_when_the_tense_agrees():
+    # (the month of "Friday", gone by, is not that of the 11th to come; "Back on the 19th" after "on 5
+    # May" is still May's)
+    [mri, surgeon] = told(extract("Had the MRI Friday. Seeing a surgeon on the 11th.", WED))
+    assert mri.when == "2024-03-08" and surgeon.when == "2024-04-11"
+    [trip] = told(extract("I'm flying out on 5 May. Back on the 19th.", WED))
+    assert "19 May 2024" in trip.statement
 
 
 def test_an_event_keeps_its_date_and_when_it_was_said():

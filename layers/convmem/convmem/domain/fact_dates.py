@@ -434,7 +434,7 @@ _EN_PARTIAL = re.compile(
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
     # room Tuesday night", "going up there Friday."): not after a word that makes it some other
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
-    r"|(?<=[a-z]\s)" + _NOT_AFTER +
+    r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
@@ -457,13 +457,14 @@ _EN_PARTIAL = re.compile(
     r"(?=[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
 )
-# (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day)
+# (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day; nor one that names
+# the day of the month before it, "23일 수욜": that day is the one)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
-                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날)"
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?<!\d일)(?<!\d일 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날)"
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
-                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날)"
+                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*(?P<kdw>[월화수목금토일](?:요일|욜)))"
                          # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
                          # (the last), as the tense says; not a day of it, nor a count ("3개월")
                          # ... and a holiday on a fixed day ("첫 출근 삼일절임", "광복절 끼워서")
@@ -476,8 +477,9 @@ _PAST_EN = re.compile(
     r"spoke|[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )
-# ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day")
-_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
+# ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";
+# a modal is what may or must yet be, also in words reported: "Dr Patel said I can go back from the 5th")
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot|must|have to|has to|need to|needs to|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
                         # (booked, or signed up, for a day: still to come; "booked the flights on monday" is done)
                         r"(?:is|are|'s|'re|all|got|be|been)\s+booked|(?:booked|signed up|registered)\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
                         # (what a day is set for, said in the present: "Colton turns 17 on March 2nd", "she flies out Friday")
@@ -753,8 +755,8 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         d = _by_tense(said, tense, back, ahead) or ahead
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
-        nth = int(m["kd"])
-        d = _by_tense(said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
+        nth = int(m["kd"])  # (and with its weekday, "23일 수욜", the nearest 23rd that is a Wednesday)
+        d = (_on_weekday(said, _ko_weekday(m["kdw"]), nth) if m["kdw"] else None) or _by_tense(said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
         return None if d is None else (ko_day_text(d), d.isoformat())
     if korean and m["kh"]:  # (gone by when its clause is past, else the nearer, as a holiday in English)
         d = _by_tense(said, True if tense else None, _partial_day(said, *_KO_HOLIDAYS[m["kh"]], True),
@@ -848,11 +850,22 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
             else:
                 # (the month named before it in the sentence: "8월에 연차 맞춰 냈어 8일부터")
                 named = max((r for r in out if r.end <= m.start() and len(r.when) == 7), key=lambda r: r.end, default=None)
-                found = _day_of(named.when if named else month, m, korean) or _resolve_partial(
+                found = (_day_of(named.when, m, korean) if named else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
                     m, said, past, korean, None if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
+
+
+def _day_of_agreeing(month: str | None, m: re.Match[str], korean: bool, said: date,
+                     past: bool | None) -> tuple[str, str] | None:
+    """``_day_of`` the month an earlier sentence's date fell in, unless the tense says otherwise: "Had
+    the MRI Friday. Seeing a surgeon on the 11th" is the 11th to come, not January's gone by (in
+    English: a Korean plan's tense is its making, "17일부터 가려고 했는데")."""
+    found = _day_of(month, m, korean)
+    if found is None or korean or past is None or (found[1] <= said.isoformat()) == past:
+        return found
+    return None
 
 
 def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str] | None:
@@ -866,12 +879,12 @@ def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str
     return (ko_day_text(d), d.isoformat()) if korean else (f"{m['dlead']}{day_text(d)}", d.isoformat())
 
 
-_KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-)*")
+_KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-|[월화수목금토일](?:요일|욜))*")  # (and the first day's weekday)
 
 
 def _ko_day_of(text: str, m: re.Match[str], out: list[Resolved]) -> tuple[Resolved | None, Resolved] | None:
     """A Korean day of the month alone right after a month or a date ("다음달 3일", "8월 11일부터
-    24일까지"): that day of the month named (the one replaced), or of the date's month (the later
+    24일까지", "11월 21일 금요일부터 23일까지"): that day of the month named (the one replaced), or of the date's month (the later
     day of a span, in the next month if the day is smaller). None when nothing names its month."""
     before = max((r for r in out if r.end <= m.start() and _KO_SPAN.fullmatch(text, r.end, m.start())),
                  key=lambda r: r.end, default=None)
