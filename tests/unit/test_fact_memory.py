@@ -1051,6 +1051,7 @@ def test_a_pet_named_in_more_ways_is_a_pet_slot(text, key):
     ("He's a natural, it's annoying. How's the course?", "First class was yesterday! Three hours on user research. Loved it",
      "First class was on 12 March 2024"),
     ("Sounds lovely.", "burns supper went fine. nearly stabbed Wullie wi the dirk mind", "Nearly stabbed Wullie"),  # (an adverb first)
+    (None, "Ute's sorted. Want to do Cape York in the July school hols", "Want to do Cape York"),  # what they mean to do
 ])
 def test_answers_and_news_without_i_are_theirs(previous, text, needle):
     assert any(needle in f.statement for f in told(extract(text, WED, previous=previous)))
@@ -1061,6 +1062,7 @@ def test_answers_and_news_without_i_are_theirs(previous, text, needle):
     (None, "Still thinking about Yusuf's barbecue corn. Thank you both for an amazing week"),
     ("부산 오면 줄게", "꼭 갈게. 부산 가면 마라탕도 먹자"),  # a proposal ("let's..."), not what they did
     ("밤톨이 목도리도 떠줘", "고슴도치 목도리 ㅋㅋㅋ 가시 때문에 다 뚫릴 듯"),  # a guess, about the other party's pet
+    (None, "Gonna go, talk soon"),  # (a farewell is no plan)
 ])
 def test_thanks_proposals_guesses_and_others_news_are_not_theirs(previous, text):
     assert told(extract(text, WED, previous=previous)) == []

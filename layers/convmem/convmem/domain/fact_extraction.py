@@ -359,7 +359,8 @@ _SUBJECT_DROPPED = re.compile(
     r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
     r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
     r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|planning|"
-    r"hoping)\b",
+    # (and what they mean to do: "Want to do Cape York in the July hols"; not a farewell, "gonna go")
+    r"hoping|(?:want\s+to|wanna|gonna|need\s+to|have\s+to)(?!\s+(?:go|be)\b))\b",
     re.IGNORECASE,
 )
 # ... and so is one after a short lead with no verb ("Home safe, landed Auckland Tuesday gone", "All
