@@ -1599,6 +1599,18 @@ def test_someone_they_do_things_with_is_one_of_theirs():
                                                                    theirs=their_names(facts))))
 
 
+def test_someone_the_other_party_asks_after_is_one_of_theirs_in_later_sessions_too():
+    # (talking to someone who knows them, no one says "my son Jack": the friend asks after him)
+    [answer] = told(extract("Jack's up to 40 hours in the log book.", WED, previous="How's Jack going with the driving?"))
+    assert answer.statement.startswith("Asked how's Jack going with the driving: Jack's up to 40 hours")
+    facts = [_fact("note.jack", answer.statement)]
+    assert "jack" in their_names(facts)  # the question it answers, kept with it, remembers whom it asked after
+    assert any("Ls" in f.statement for f in told(extract("Mate. Jack got his Ls yesterday", WED, theirs=their_names(facts))))
+    # ... not a day, nor the other party's own people (only whom they ask after)
+    assert their_names([_fact("note.a", "Asked how was Sunday: Quiet (said 13 March 2024)")]) == set()
+    assert told(extract("Shelley got the promotion", WED, previous="How's Leanne? Shelley's up for a promotion")) == []
+
+
 def test_where_they_lived_is_found_in_any_form_of_korean_live():
     facts = [_fact("note.a", "회사 일이 바빠서 요즘 운동을 거의 못 했어요 (2024년 5월 3일에 말함)"),
              _fact("note.b", "나 아직 수원 영통 본가 살거든 판교까지 한시간 넘게 걸려 (2024년 4월 9일에 말함)")]

@@ -16,13 +16,12 @@ never a fact about the visitor; small talk ("I know, right?", "I'm so glad") is 
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Collection
 from datetime import datetime
 
 from convmem.domain import fact_dates, relevance
-from convmem.domain.fact_merge import TOLD, normalise_key, priority, their_names
+from convmem.domain.fact_merge import CALENDAR_WORDS, TOLD, asked_after, normalise_key, priority, their_names
 from convmem.domain.models import CONTEXT_MAX_CHARS, FactCandidate
 
 _LANGUAGES = {
@@ -536,14 +535,13 @@ _KO_FRAGMENT = re.compile(r"[가-힣\d](?:이요|으로요|로요|랑요|이랑�
 # than standing alone without what it is about.
 _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|tried|hoped|felt|feel|was trying|was hoping)\b"
                          r"(?!\s+(?:like\s+)?(?:you|your)\b)", re.IGNORECASE)
-_CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
 # ... and a question by its order, the verb before who it asks about ("is biscuit ready for me",
 # "does she need her own certificate", "Does Yusuf have to salute you now"): he, she, they or a
 # name, then a word; a name texted small only before what is asked of it (ready, ok, home, ...).
 # Not the visitor's own dropped "I" ("Did it last Wednesday", "Is a bit stress", "Was so fun").
 _ASKS_BY_ORDER = re.compile(
     r"^(?:(?i:and|so|also|oh|ok|okay|yes|yeah|btw)\W+)*(?i:is|are|was|were|does|did|do|has|have|can|could|will|would|should)\s+"
-    r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(_CALENDAR_WORDS)) + r")[A-Z][a-z]+\s+(?!(?i:is|was)\b)\w"
+    r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(CALENDAR_WORDS)) + r")[A-Z][a-z]+\s+(?!(?i:is|was)\b)\w"
     r"|(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)")
 # (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
 _OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?([A-Z][\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
@@ -833,7 +831,7 @@ def _names_another(question: str, theirs: frozenset[str]) -> bool:
     the other party's word, never made the visitor's: a place or a name may be the asker's own
     ("Still coming to Tacoma?"), what they suggest ("Have you looked at a Toyota Yaris?"), or
     simply wrong."""
-    return any(m.group(0) not in _CALENDAR_WORDS and m.group(0).casefold() not in theirs and not _KIN_NAME.match(m.group(0))
+    return any(m.group(0) not in CALENDAR_WORDS and m.group(0).casefold() not in theirs and not _KIN_NAME.match(m.group(0))
                and not _KIND_OF_THING.match(question, m.start())  # ("How's Mam?": their mother, as "your mam" is)
                for m in _NAMED_THING.finditer(question))
 
@@ -981,7 +979,7 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
     inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)([A-Z][a-z]+)\b", t)}
     return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "") if not s.rstrip().endswith("?")
                      for m in re.finditer(r"\b([A-Z][a-z]+)\b", s)
-                     if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in _CALENDAR_WORDS)
+                     if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS)
 
 
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
@@ -1306,8 +1304,11 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     what the other party said just before, read only for the question about the visitor it may end
     with (``asked_of_them``); nothing else of it is ever taken as the visitor's. ``theirs``: the
     names of the people and pets in their life already known (their slot facts); news of one of
-    them, or of one this message introduces ("my sister Harriet"), is part of their world."""
+    them, of one this message introduces ("my sister Harriet") or of one the other party just asked
+    after ("How's Jack going?", ``asked_after``), is part of their world."""
     text = _without_address(text, previous)
+    told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
+    known = {n.casefold() for n in theirs} | (asked_after(previous or "") - told_of)  # ... and whom they ask after
     found: list[FactCandidate | None] = [_name(text), _home(text)]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
@@ -1319,12 +1320,12 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     if language:
         name = _LANGUAGES[language.casefold()]
         found.append(FactCandidate(key="language", value=name, statement=f"Prefers to be answered in {name}"))
-    others = _their_names(previous, text) - {n.casefold() for n in theirs}  # whom the other party just told news of
+    others = told_of - known
     found.extend(_likes(text, others))
     found.extend(_slot_people(text))
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
-    names = frozenset({n.casefold() for n in theirs} | their_names(c for c in found if c is not None))
+    names = frozenset(known | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
                        _their_news(previous), others - names, _suggested(previous)))
     seen: set[str] = set()

@@ -17,6 +17,7 @@ fewer words. Who they are and how to reach them is never compacted.
 
 from __future__ import annotations
 
+import calendar
 import heapq
 import itertools
 import re
@@ -552,12 +553,27 @@ def _digest_value(statement: str) -> str:
 
 
 _WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I) and ([A-Z][a-z]+)\b")
+# Whom the other party asks after, or sends word to ("How's Jack going?", "Did Ella get moved in
+# alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
+# someone who knows them, never introduced them as "my son Jack". (Not "How was X?": a trip or a
+# day, "How was Jeju?", "How was Hogmanay?")
+_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are|did)|did|has|is|was|does|tell|give"
+                          r"|say\s+(?:hi|hello)\s+to)\s+(?:(?i:little|old|young|wee)\s+)?([A-Z][a-z]+)\b")
+CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
+
+
+def asked_after(text: str) -> set[str]:
+    """The names (case folded) ``text``, the other party's, asks after or sends word to (``_ASKED_AFTER``);
+    not a day, a month or a word of speech ("Is Tuesday ok?", "Did Any of it help?")."""
+    return {m.group(1).casefold() for m in _ASKED_AFTER.finditer(text)
+            if m.group(1) not in CALENDAR_WORDS and m.group(1).lower() not in relevance.STOP_WORDS}
 
 
 def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
     """The names (case folded) of the people and pets in their life the facts name: ``family.*``,
-    ``people.*`` and ``pet.*`` slots ("Harriet"; a pet's value is "tortoise Pemberton"), and whoever
-    did something with them ("Fergus and they are moving")."""
+    ``people.*`` and ``pet.*`` slots ("Harriet"; a pet's value is "tortoise Pemberton"), whoever
+    did something with them ("Fergus and they are moving"), and whoever the other party asked after
+    in the question a fact answers ("Asked did Ella get moved in alright: ...", ``asked_after``)."""
     out = set()
     for f in facts:
         family = f.key.split(".", 1)[0]
@@ -565,6 +581,8 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
             out.add(f.value.split()[-1].casefold())
         elif family in TOLD:
             out.update((m.group(1) or m.group(2)).casefold() for m in _WITH_THEM.finditer(f.statement))
+            if f.statement.startswith("Asked ") and ":" in f.statement:
+                out |= asked_after(f.statement[len("Asked "): f.statement.index(":")])
     return out
 
 
