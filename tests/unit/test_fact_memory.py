@@ -322,6 +322,11 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("they told me I can collect it on 2 March", "on 2 March 2025", "2025-03-02"),
     # what something is moved to is ahead, whatever the tense of the moving; "June the 9th"
     ("the party got pushed back to the 2nd", "to 2 April 2024", "2024-04-02"),
+    # "end of the month" (a deadline: its last day), and Singapore's "next next week" (the week after next)
+    ("my last day is end of the month", "the end of March 2024 (31 March 2024)", "2024-03-31"),
+    ("they'll pay end month", "the end of March 2024 (31 March 2024)", "2024-03-31"),
+    ("PSLE oral next next week", "the week of 25 March 2024", "2024-W13"),
+    ("we fly next next Saturday", "on Saturday 23 March 2024", "2024-03-23"),
     ("Colton turns 17 on April 2nd and I found him a truck", "on 2 April 2024", "2024-04-02"),  # a day set, in the present
     ("I'm at 251 on the scale, 17 pounds down since January", "since January 2024", "2024-01"),  # since: gone by
     ("they have it moved to june the 9th now", "to 9 June 2024 now", "2024-06-09"),

@@ -144,6 +144,10 @@ _EN = re.compile(
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
     # "Tuesday after next", "the week after next": not the coming one, the one after it
     r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
+    # ... as Singapore and Malaysia say it: "next next week"
+    r"|(?<!the\s)next\s+next\s+(?P<next_next>week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")"
+    # "end of the month", "end month" (a deadline: its last day)
+    r"|(?P<month_end>(?:the\s+)?end\s+(?:of\s+)?(?:the\s+|this\s+)?month)\b(?!s)"
     # "last week Thursday", "next week Tuesday" (South African, Irish): that day of that week
     r"|(?P<wkrel>last|next|this)\s+week\s+(?P<wkday>" + "|".join(_WEEKDAYS) + r")"
     # ... and the day first ("Thursday last week", "Tuesday next week")
@@ -255,8 +259,11 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["gone"]:
         d = _weekday(said, _weekday_number(m["gone"]), -1)
         return f"on {m['gone'].capitalize()} {day_text(d)}", d.isoformat()
-    if m["after_next"]:
-        period = m["after_next"].lower()
+    if m["month_end"]:
+        last = _nth_of(said.year, said.month, calendar.monthrange(said.year, said.month)[1])
+        return f"the end of {month_text(said.year, said.month)} ({day_text(last)})", last.isoformat()
+    if m["after_next"] or m["next_next"]:
+        period = (m["after_next"] or m["next_next"]).lower()
         if period in _WEEKDAYS:
             d = _weekday(said, _WEEKDAYS.index(period), 1) + timedelta(weeks=1)
             return f"on {period.capitalize()} {day_text(d)}", d.isoformat()
