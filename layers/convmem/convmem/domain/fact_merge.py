@@ -102,7 +102,7 @@ _KINDS = {
         "vet vets veterinarian veterinary kennel kennels leash 동물병원- 사료 애견- 중성화-"),
     "parent parents 부모 부모님": (
         "mum mom mam mother dad father 엄마 아빠 어머니 아버지 어머님 아버님"),  # (친정엄마, 시아버지: by their head)
-    "health medication medical condition injury injuries 건강 약 부상": (
+    "health medication medical condition injury injuries 건강 약 부상 다쳤 아팠": (  # ("어디를 다쳤나요?": its root)
         "health doctor hospital clinic surgery operation injury injured hurt sick ill illness allergic allergy "
         "intolerant pain physio physiotherapy therapy diagnosed diagnosis medication medicine torn sprained fracture "
         "flu fever asthma diabetes migraine pills tablets prescribed prescription "
@@ -144,7 +144,7 @@ _KINDS = {
         "food eat meal dinner lunch breakfast snack restaurant vegetarian vegan soup curry pizza pasta ramen sushi "
         "noodles salad cheese olives chocolate coffee tea milk cake dessert 음식 먹- 밥 식당 커피 라면 맛집 디저트"),
     "bought buy purchase 산 샀 구매 물건": (
-        "bought purchased ordered 샀- 사줬- 구매 구입 주문 중고로"),
+        "bought purchased ordered 샀- 사줬- 구매 구입 주문 중고로 계약-"),  # ("EV3 계약함": a car or a flat signed for)
     "relationship single married dating 연애 결혼 싱글": (
         "single married marriage divorced engaged dating boyfriend girlfriend fiance fiancee wedding anniversary "
         "breakup 결혼 연애 남자친구 여자친구 남친 여친 이혼 약혼"),
