@@ -422,6 +422,13 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     # a day of the month with its weekday: the nearest such day that falls on it, the weekday kept
     ("1차는 붙었는데 21일 목욜 2차에서 광탈", "2024년 3월 21일 목욜", "2024-03-21"),
     ("3월 22일 금요일부터 24일까지 제주 가", "2024년 3월 22일 금요일부터 2024년 3월 24일까지", "2024-03-22"),
+    ("준호 면접이 11월 23일 토요일로 나왔다", "2024년 11월 23일 토요일", "2024-11-23"),  # (a Saturday in 2024, not 2023)
+    # 이달 (this month), 주일 (the Lord's day), months and days in words before 로, a week or a weekday
+    ("이달 스무날 입원해서 바로 수술해", "2024년 3월 20일 입원해서", "2024-03-20"),
+    ("엄마 성가대 지난 주일부터 다시 섰어", "2024년 3월 10일부터", "2024-03-10"),
+    ("동창들이랑 사월 이십사일 수요일에 여수 간단다", "2024년 4월 24일 수요일에", "2024-04-24"),
+    ("긍께 제주도는 구월로 미뤄부렀어", "2024년 9월로", "2024-09"),
+    ("상견례 날 잡았어 5월 4일 점심", "2024년 5월 4일", "2024-05-04"),  # (a day set: ahead)
 ])
 def test_a_date_without_its_year_or_week_is_placed_by_the_tense(text, rendered, when):
     resolved, found = fact_dates.resolve(text, WED)

@@ -162,7 +162,7 @@ _EN = re.compile(
 )
 # (the week, month or weekend after next, or before last: "다다음 주 목요일", "지지난 달"; and as chat
 # writes next and last: "담주 목욜", "담달", "저번주")
-_KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])다?담(?=\s*(?:주|달))|저번"
+_KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])다?담(?=\s*(?:주|달))|저번|(?<![가-힣])이(?=달)"
 _KO = re.compile(
     _KO_NTH + r"(?P<dbb>그끄저께|그끄제)|(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>(?:낼\s*)?모레)"
     # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
@@ -175,11 +175,12 @@ _KO = re.compile(
     # else is meant: not 일, which is work, nor "다음주 목 아파서")
     r"|(?P<wrel>" + _KO_REL + r")\s*주\s*(?P<wday>" + "|".join(_KO_WEEKDAY_FORMS)
     + r"|[월화수목금토](?=에|부터|까지|\s*(?:저녁|아침|점심|밤|오전|오후|낮|새벽)|[.,!?~ㅋㅎ]|\s*$))"
-    r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주말|주|달|해|"
+    # ("지난 주일": the Sunday, as churchgoers call it; not 주 with 일 left over)
+    r"|(?P<rel>" + _KO_REL + r")\s*(?P<period>주일(?=에|부터|날|예배|[\s.,!?~]|$)|주말|주(?!일)|달|해|"
     + "|".join(_KO_WEEKDAY_FORMS) + r")|(?P<lastyear>작년|지난해)|(?P<nextyear>내년)|(?P<lastmonth>지난달)|(?P<nextmonth>다음달)"
 )
 _KO_DIRECTIONS = {"지난": -1, "다음": 1, "이번": 0, "다다음": 2, "다음다음": 2, "지지난": -2, "지난지난": -2, "담": 1, "다담": 2,
-                  "저번": -1}
+                  "저번": -1, "이": 0}
 _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"}
 
 
@@ -367,6 +368,8 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _day(_day_of_week(said, _KO_DIRECTIONS[re.sub(r"\s", "", m["wrel"])], _ko_weekday(m["wday"])))
     direction = _KO_DIRECTIONS[re.sub(r"\s", "", m["rel"])]
     period = m["period"]
+    if period == "주일":
+        return _day(_day_of_week(said, direction, 6))
     if period in _KO_WEEKDAY_FORMS:
         if direction not in (-1, 1):
             return None
@@ -471,7 +474,8 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
-                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*(?P<kdw>[월화수목금토일](?:요일|욜)))"
+                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*(?P<kdw>[월화수목금토일](?:요일|욜))"
+                         r"|(?<=달\s\d일)|(?<=달\s\d\d일)|(?<=달\d일)|(?<=달\d\d일))"
                          # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
                          # (the last), as the tense says; not a day of it, nor a count ("3개월")
                          # ... and a holiday on a fixed day ("첫 출근 삼일절임", "광복절 끼워서")
@@ -518,7 +522,8 @@ _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|�
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
-_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡혔|잡아|정했|정해)|예약했")
+_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡었|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정"
+                          r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|정했|정해)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)|예약했")  # (잡었: 전라도 for 잡았)
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요", "7일 출발로
 # 당겨졌어", "11일부터 24일까지로"), and the day it is moved from ("5월 31일에서 6월 7일로 미뤘어요"); not a
 # day something else is moved on ("월요일에 큰 병원으로 옮겼다").
@@ -729,6 +734,15 @@ _WEEKDAY_BESIDE = re.compile(r"\b(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATI
 _AGREEING_MONTHS = 6
 
 
+_KO_WEEKDAY_AFTER = re.compile(r"\s*([월화수목금토일])(?:요일|욜)")
+
+
+def _ko_weekday_after(text: str, end: int) -> int | None:
+    """The weekday named right after the Korean date ending at ``text[end]`` ("5월 3일 토요일"), if one is."""
+    m = _KO_WEEKDAY_AFTER.match(text, end)
+    return None if m is None else _ko_weekday(m.group(1))
+
+
 def _weekday_beside(text: str, start: int) -> int | None:
     """The weekday (0 for Monday) named right before ``text[start:]``, if one is."""
     m = _WEEKDAY_BESIDE.search(text, 0, start)
@@ -777,8 +791,9 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         if past and (said.year - year) * 12 + said.month - month > _KO_MONTH_BACK:
             year = said.year  # (a bare month long gone is this year's: "11월에 하프마라톤 신청했어", said in September)
         return f"{year}년 {month}월", f"{year}-{month:02d}"
-    if korean:
-        found = of_year(int(m["m"]), int(m["d"]))
+    if korean:  # (with the weekday after it, "5월 3일 토요일", the year where it falls on that day)
+        month, nth = int(m["m"]), int(m["d"])
+        found = (_on_weekday(said, weekday, nth, month) if weekday is not None else None) or of_year(month, nth)
         return (ko_day_text(found), found.isoformat()) if found else None
     if m["m3"]:
         past = past or m["lead"].lower() == "since"  # ("17 pounds down since January": gone by)
@@ -858,7 +873,7 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 # (the month named before it in the sentence: "8월에 연차 맞춰 냈어 8일부터")
                 named = max((r for r in out if r.end <= m.start() and len(r.when) == 7), key=lambda r: r.end, default=None)
                 found = (_day_of(named.when, m, korean) if named else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
-                    m, said, past, korean, None if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
+                    m, said, past, korean, _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
@@ -921,8 +936,10 @@ _CORRECTION = re.compile(r"(?:에|에는|은|는|요|이요)?[\s,.]*(?:(?:no|nop
 _KO_SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "유": 6, "칠": 7, "팔": 8, "구": 9}
 _KO_NATIVE_DAYS = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "닷샛": 5, "엿새": 6, "엿샛": 6, "이레": 7, "여드레": 8,
                    "아흐레": 9}
-_KO_SPOKEN_MONTH = re.compile(r"(?<![가-힣\d])(십일|십이|일|이|삼|사|오|유|칠|팔|구|시)월(?=\s*(?:[\d가-힣]+일|초|중순|말|에|부터|까지|달)(?![가-힣]*절))")
-_KO_SPOKEN_DAY = re.compile(r"(?<![가-힣\d])((?:이|삼)?십)?(일|이|삼|사|오|육|칠|팔|구)?일(?=날|에|로|부터|까지|이[라래야요고었니다]|[,.\s]*$)"
+_KO_SPOKEN_MONTH = re.compile(r"(?<![가-힣\d])(십일|십이|일|이|삼|사|오|유|칠|팔|구|시)월(?=\s*(?:[\d가-힣]+일|초|중순|말|에|부터|까지|달"
+                              r"|로(?![가-힣])|첫째|둘째|셋째|넷째|마지막)(?![가-힣]*절))")
+_KO_SPOKEN_DAY = re.compile(r"(?<![가-힣\d])((?:이|삼)?십)?(일|이|삼|사|오|육|칠|팔|구)?일(?=날|에|로|부터|까지|이[라래야요고었니다]|[,.\s]*$"
+                            r"|\s*[월화수목금토일](?:요일|욜))"
                             r"|(?<![가-힣\d])(초|열|스무)(하루|이틀|사흘|나흘|닷새|닷샛|엿새|엿샛|이레|여드레|아흐레|열흘|날)(?:날)?"
                             r"|(?<![가-힣\d])(엿샛날|닷샛날|열흘날)")
 
