@@ -1607,6 +1607,13 @@ def test_the_nth_week_or_weekday_of_a_month_is_that_day():
     assert fact_dates.resolve("the last Friday of last month", WED)[1] == "2024-02-23"
 
 
+def test_a_korean_sentence_typed_without_marks_keeps_what_it_said_before_it_turned_to_the_listener():
+    [fact] = told(extract("올해는 막내동생 순자네서 배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄 그정도는 혀야제", WED))
+    assert "배추 60포기" in fact.statement and "너랑" not in fact.statement
+    # ... and nothing after it: once they speak of the listener, the rest is of the listener's world
+    assert told(extract("니가 와줘서 엄마는 든든혔어 그 바쁜디 정우서방이 서아 데리고 고생혔제", WED)) == []
+
+
 def test_someone_they_do_things_with_is_one_of_theirs():
     facts = [_fact("note.move", "Fergus and they are moving to Norwich in March (said 13 March 2024)")]
     assert "fergus" in their_names(facts)

@@ -665,6 +665,16 @@ _PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|ado
 _ASIDE_TO_THEM = re.compile(r"\s*\((?=[^()]*?" + _OTHER_PARTY.pattern + r")[^()]*\)", re.IGNORECASE)
 
 
+_KO_PAST_END = re.compile(r"(?<=[" + _PAST_SYLLABLES + r"]어)\s+(?=[가-힣\d])")
+
+
+def _before_them(part: str) -> list[str]:
+    """The Korean sentences of ``part`` run together after pasts (``_KO_PAST_END``), up to and with the
+    first that names the other party (which the caller drops)."""
+    pieces = _KO_PAST_END.split(part)
+    return pieces[: next(i for i, p in enumerate(pieces) if _OTHER_PARTY.search(p)) + 1]
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
@@ -697,6 +707,9 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
             and not _fragment(sentence)):
         parts = parts[1:]
+    # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
+    # came before it stands: "배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄", not "니가 와줘서 든든혔어 그 바쁜디 ...")
+    parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
     kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _ADVISED.sub(" ", p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p)
