@@ -777,7 +777,8 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         nth = int(m["kd"])  # (and with its weekday, "23일 수욜", the nearest 23rd that is a Wednesday)
-        d = (_on_weekday(said, _ko_weekday(m["kdw"]), nth) if m["kdw"] else None) or _by_tense(said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
+        d = (_on_weekday(said, _ko_weekday(m["kdw"]), nth) if m["kdw"] else None) or _by_tense(
+            said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
         return None if d is None else (ko_day_text(d), d.isoformat())
     if korean and m["kh"]:  # (gone by when its clause is past, else the nearer, as a holiday in English)
         d = _by_tense(said, True if tense else None, _partial_day(said, *_KO_HOLIDAYS[m["kh"]], True),
@@ -906,8 +907,9 @@ _KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-|[월화수목금토일](?:요일
 
 def _ko_day_of(text: str, m: re.Match[str], out: list[Resolved]) -> tuple[Resolved | None, Resolved] | None:
     """A Korean day of the month alone right after a month or a date ("다음달 3일", "8월 11일부터
-    24일까지", "11월 21일 금요일부터 23일까지"): that day of the month named (the one replaced), or of the date's month (the later
-    day of a span, in the next month if the day is smaller). None when nothing names its month."""
+    24일까지", "11월 21일 금요일부터 23일까지"): that day of the month named (the one replaced), or of
+    the date's month (the later day of a span, in the next month if the day is smaller). None when
+    nothing names its month."""
     before = max((r for r in out if r.end <= m.start() and _KO_SPAN.fullmatch(text, r.end, m.start())),
                  key=lambda r: r.end, default=None)
     if before is None or len(before.when) not in (7, 10):
