@@ -1078,6 +1078,8 @@ def test_answers_and_news_without_i_are_theirs(previous, text, needle):
     ("부산 오면 줄게", "꼭 갈게. 부산 가면 마라탕도 먹자"),  # a proposal ("let's..."), not what they did
     ("밤톨이 목도리도 떠줘", "고슴도치 목도리 ㅋㅋㅋ 가시 때문에 다 뚫릴 듯"),  # a guess, about the other party's pet
     (None, "Gonna go, talk soon"),  # (a farewell is no plan)
+    ("합정으로 이사 가기로 했어", "합정 집 사진 보내도"),  # (경상도's 줘: a request)
+    (None, "웅 언니도 킥오프 화이팅 태오 오빠한테도 안부 전해도"),
 ])
 def test_thanks_proposals_guesses_and_others_news_are_not_theirs(previous, text):
     assert told(extract(text, WED, previous=previous)) == []

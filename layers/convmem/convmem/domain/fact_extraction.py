@@ -389,6 +389,9 @@ _REQUEST = re.compile(
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
     r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라)[.!?~^ㅋㅎㅠㅜ\s]*$"
+    # ... and as 경상도 says 줘, ~도 ending the sentence ("합정 집 사진 보내도", "안부 전해도"); not what is
+    # conceded ("지금은 안 해도")
+    r"|(?<![안못]\s)(?:보내|전해|알려|가르쳐|챙겨|갖다|가져다|말해|사|줘)도[.!?~^ㅋㅎㅠㅜ\s]*$"
     # leave to come, given to the listener, ending the sentence ("보리 대전에 데려와도 되는데")
     r"|(?:와도|오셔도)\s*(?:돼|되는데|돼요|되는데요|됩니다|되니까)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a demand with no verb ("콩이 사진 빨리!!!": the photo, now), not a verb hurried ("가고 싶다 빨리")
