@@ -140,6 +140,9 @@ _KINDS = {
     "trip travel holiday vacation 여행 휴가 여행지": (
         "trip travel travelling traveling holiday vacation flight flights flew hotel airbnb resort hostel cruise abroad "
         "passport sightseeing 여행- 휴가- 항공권- 비행기- 비행기표- 펜션- 리조트- 숙소- 호텔- 에어비앤비- 해외- 관광-"),
+    # ... and one's coming by its landing ("She lands at Heathrow on Saturday" for "When did she arrive?")
+    "arrive arrived arrival 도착": (
+        "land lands landed landing flew flies flight touched arrives arriving 착륙- 입국-"),
     "food eat 음식": (
         "food eat meal dinner lunch breakfast snack restaurant vegetarian vegan soup curry pizza pasta ramen sushi "
         "noodles salad cheese olives chocolate coffee tea milk cake dessert 음식 먹- 밥 식당 커피 라면 맛집 디저트"),
