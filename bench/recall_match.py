@@ -5,7 +5,9 @@ The rules (docs/benchmarks.md "How recall in a new session is measured"):
 1. Both sides are normalised: Unicode NFKC, case folded, dates rewritten to one form
    ('7 May 2023', 'May 7, 2023', '7th of May 2023', '2023-05-07', '2023년 5월 7일' all become
    ``2023-05-07``; 'May 2023' and '2023년 5월' become ``2023-05``; a day without its year, '15 March'
-   or '3월 15일', becomes ``0000-03-15``, which that day of any year meets), possessive 's dropped,
+   or '3월 15일', becomes ``0000-03-15``, which that day of any year meets; a month without its year,
+   'September', '9월' or '구월', becomes ``0000-09``, which that month of any year and its days
+   meet), possessive 's dropped,
    punctuation and whitespace collapsed to single spaces (a hyphen between digits stays).
 2. The answer counts when its normalised text occurs in the normalised request at word
    boundaries ('art' is not found in 'party'; '2023-05' is found in '2023-05-07').
@@ -59,6 +61,17 @@ _MONTH_DATES = [
     (re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.I), ("mn", "y")),
     (re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?!\s*\d)"), ("y", "m")),
 ]
+# ... and a month said without its year, last ('September', '9월', and in Korean words '구월', '유월'):
+# written ``0000-09``, which that month of any year meets, and any day of it, as a year-less day is
+# met. Only full English names: 'mar', 'jan' and 'may' alone are words too.
+_KO_SPOKEN_MONTHS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "유": 6, "칠": 7, "팔": 8, "구": 9, "시": 10, "십일": 11, "십이": 12}
+_BARE_MONTHS = [
+    (re.compile(r"\b(" + "|".join(m.lower() for m in calendar.month_name if m and m != "May") + r")\b", re.I),
+     lambda m: _MONTHS[m.group(1).lower()]),
+    (re.compile(r"(?<![\d년])(?<!년\s)(1[0-2]|[1-9])\s*월(?!\s*\d)"), lambda m: int(m.group(1))),
+    (re.compile(r"(?<![가-힣\d])(" + "|".join(sorted(_KO_SPOKEN_MONTHS, key=len, reverse=True)) + r")월(?![가-힣]*절)"),
+     lambda m: _KO_SPOKEN_MONTHS[m.group(1)]),
+]
 
 STOP_WORDS = frozenset(
     """a an the and or but nor of to in on at by for from with without into onto about as than then so
@@ -94,8 +107,12 @@ def _rewrite(text: str, patterns: list, full: bool) -> str:
 
 
 def normalise_dates(text: str) -> str:
-    """``text`` with every date it names written as 2023-05-07, every month as 2023-05."""
-    return _rewrite(_rewrite(_rewrite(text, _FULL_DATES, full=True), _MONTH_DATES, full=False), _DAY_DATES, full=True)
+    """``text`` with every date it names written as 2023-05-07, every month as 2023-05 (0000-03-15
+    and 0000-05 without their year)."""
+    text = _rewrite(_rewrite(_rewrite(text, _FULL_DATES, full=True), _MONTH_DATES, full=False), _DAY_DATES, full=True)
+    for pattern, month in _BARE_MONTHS:
+        text = pattern.sub(lambda m, month=month: f" {_ANY_YEAR}-{month(m):02d} ", text)
+    return text
 
 
 def normalise(text: str) -> str:
@@ -126,7 +143,8 @@ def content_words(normalised: str) -> list[str]:
 
 
 def _any_year(day: str) -> str:
-    """A pattern for a day without its year (``0000-03-15``) that meets it in any year."""
+    """A pattern for a day or a month without its year (``0000-03-15``, ``0000-03``) that meets it in
+    any year (a month also meets any day of it)."""
     return r"(?<![0-9a-z\uac00-\ud7a3])\d{4}" + re.escape(day[len(_ANY_YEAR):]) + r"(?![0-9a-z])"
 
 

@@ -32,6 +32,18 @@ def test_a_day_said_without_its_year_is_found_when_the_request_wrote_the_year_ou
     assert not Request("The exam moved from 16 March 2025 to 10 May 2025").has_answer(answer)  # another day
 
 
+@pytest.mark.parametrize(("answer", "sent", "other"), [
+    ("September", "Pushed the trip back to September 2025", "Pushed the trip back to October 2025"),
+    # (months in Korean words)
+    ("유월, 구월, 취소", "제주도는 2025년 9월로 미뤄부렀어 2025년 6월엔 못 걸어. 결국 취소했어",
+     "제주도는 2025년 10월로 미뤄부렀어 2025년 6월엔 못 걸어. 결국 취소했어"),
+    ("9월", "2025년 9월 14일에 갔어", "2025년 10월 14일에 갔어"),  # (a month meets any day of it)
+])
+def test_a_month_said_without_its_year_is_found_when_the_request_wrote_the_year_out(answer, sent, other):
+    assert Request(sent).has_answer(answer)
+    assert not Request(other).has_answer(answer)  # another month
+
+
 def test_a_dated_answer_still_needs_its_year():
     assert not Request("The exam is on 15 March 2025").has_answer("15 March 2024")
 
