@@ -261,7 +261,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         d = _weekday(said, _weekday_number(m["gone"]), -1)
         return f"on {m['gone'].capitalize()} {day_text(d)}", d.isoformat()
     if m["month_end"]:
-        last = _nth_of(said.year, said.month, calendar.monthrange(said.year, said.month)[1])
+        last = date(said.year, said.month, calendar.monthrange(said.year, said.month)[1])
         return f"the end of {month_text(said.year, said.month)} ({day_text(last)})", last.isoformat()
     if m["after_next"] or m["next_next"]:
         period = (m["after_next"] or m["next_next"]).lower()
