@@ -474,7 +474,7 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
-                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*(?P<kdw>[월화수목금토일](?:요일|욜))"
+                         r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*[월화수목금토일](?:요일|욜)"
                          r"|(?<=달\s\d일)|(?<=달\s\d\d일)|(?<=달\d일)|(?<=달\d\d일))"
                          # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
                          # (the last), as the tense says; not a day of it, nor a count ("3개월")
@@ -760,7 +760,9 @@ def _on_weekday(said: date, weekday: int, nth: int, month: int | None = None) ->
 def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: bool,
                      weekday: int | None = None) -> tuple[str, str] | None:
     """The date a partial one means, said on ``said``: gone by when ``tense`` is past (True), to
-    come when not, and for a day of a month, the nearer of the two when nothing says (None)."""
+    come when not, and for a day of a month, the nearer of the two when nothing says (None).
+    ``weekday``: the one named beside a day of a month ("Friday the 10th", "23일 수욜"), which says
+    which month or year it is in."""
     past = bool(tense)
 
     def of_year(month: int, day: int) -> date | None:  # (that day of the year, by the tense)
@@ -777,7 +779,7 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         nth = int(m["kd"])  # (and with its weekday, "23일 수욜", the nearest 23rd that is a Wednesday)
-        d = (_on_weekday(said, _ko_weekday(m["kdw"]), nth) if m["kdw"] else None) or _by_tense(
+        d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or _by_tense(
             said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
         return None if d is None else (ko_day_text(d), d.isoformat())
     if korean and m["kh"]:  # (gone by when its clause is past, else the nearer, as a holiday in English)
