@@ -56,7 +56,7 @@ _DAY_DATES = [
     (re.compile(rf"\b{_MONTH}\s+{_DAY}(?![\w-])", re.I), ("mn", "d")),
     (re.compile(r"(?<![\d년])(?<!년\s)(\d{1,2})\s*월\s*(\d{1,2})\s*일"), ("m", "d")),
 ]
-_ANY_YEAR = "0000"  # (no year 0: a day of no year in particular)
+_ANY_YEAR = "0000"  # (no year 0: a day or a month of no year in particular)
 _MONTH_DATES = [
     (re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.I), ("mn", "y")),
     (re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?!\s*\d)"), ("y", "m")),
@@ -162,7 +162,7 @@ class Request:
         self.ranges = [r for r in (_token_range(t) for t in self.text.split()) if r]
 
     def has_word(self, word: str) -> bool:
-        if word.startswith(_ANY_YEAR):  # a day without its year: that day in any year
+        if word.startswith(_ANY_YEAR):  # a day or a month without its year: that one in any year
             return re.search(_any_year(word), self.text) is not None
         if _HANGUL_WORD.match(word):
             return word in self.text  # a Hangul word carries its particles: 부산 in 부산에서
