@@ -21,7 +21,7 @@ from collections.abc import Collection
 from datetime import datetime
 
 from convmem.domain import fact_dates, relevance
-from convmem.domain.fact_merge import CALENDAR_WORDS, TOLD, asked_after, normalise_key, priority, their_names
+from convmem.domain.fact_merge import CALENDAR_WORDS, TOLD, asked_after, framed, normalise_key, priority, their_names
 from convmem.domain.models import CONTEXT_MAX_CHARS, FactCandidate
 
 _LANGUAGES = {
@@ -1179,7 +1179,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
         kept, held, last = last, None, None
         if answers and asked:  # what it answers goes with it, held or kept
-            statement = f"{asked}? {statement}" if korean else f"Asked {asked}: {statement}"
+            statement = f"{asked}? {statement}" if korean else framed(asked, statement)
         # A time that answers a question is whole with it ("Start date?" - "next monday").
         if not (answers and asked and when) and not _carries(content, when, sentence, covered):
             # Too thin alone, right after one of theirs ("Nursing, like me."): it says more of that.

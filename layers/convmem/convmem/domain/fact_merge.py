@@ -584,9 +584,19 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
             out.add(f.value.split()[-1].casefold())
         elif family in TOLD:
             out.update((m.group(1) or m.group(2)).casefold() for m in _WITH_THEM.finditer(f.statement))
-            if f.statement.startswith("Asked ") and ":" in f.statement:
-                out |= asked_after(f.statement[len("Asked "): f.statement.index(":")])
+            asked = _ASKED_FRAME.match(f.statement)
+            if asked:
+                out |= asked_after(asked.group(1))
     return out
+
+
+def framed(asked: str, statement: str) -> str:
+    """An English answer with the question it answers ("Asked what inspired them: A sunset in
+    Busan"), the form ``their_names`` reads back (``_ASKED_FRAME``)."""
+    return f"Asked {asked}: {statement}"
+
+
+_ASKED_FRAME = re.compile(r"Asked ([^:]*):")
 
 
 def searchable(fact: Fact) -> str:
