@@ -269,9 +269,9 @@ class Stack:
         self.api.turns.take_turn(user, session_id, TurnInput(message=question))
         return self.model.last_request
 
-    def stored_facts(self, user: str) -> list[tuple[str, str]]:
-        """(statement, what else names it) of every stored fact."""
-        return [(f.statement, f.value) for f in self.api.facts.list_facts(user)]
+    def stored_facts(self, user: str) -> list[tuple[str, str, str]]:
+        """(statement, what else names it, key) of every stored fact."""
+        return [(f.statement, f.value, f.key) for f in self.api.facts.list_facts(user)]
 
     def profile_text(self, user: str) -> str | None:
         return self.api.profile.get_profile(user)[0]
@@ -394,9 +394,9 @@ class HttpStack:
             history=[ContextMessage(**m) for m in c["history"]], current=c["current"],
         )
 
-    def stored_facts(self, user: str) -> list[tuple[str, str]]:
-        """(text, key) of every fact: the API shows no value; the key names what it is about."""
-        return [(f["text"], f["key"]) for f in self._call("GET", user, "/v1/me/facts")["facts"]]
+    def stored_facts(self, user: str) -> list[tuple[str, str, str]]:
+        """(text, key, key) of every fact: the API shows no value; the key names what it is about."""
+        return [(f["text"], f["key"], f["key"]) for f in self._call("GET", user, "/v1/me/facts")["facts"]]
 
     def profile_text(self, user: str) -> str | None:
         return self._call("GET", user, "/v1/me/profile")["profile"]
@@ -479,7 +479,7 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
     # any recall over them. Below it a miss is recall's (ranking, budget); above it, extraction's.
     facts = stack.stored_facts(user)
     profile_text = stack.profile_text(user)
-    stored_text = "\n".join([*(statement for statement, _ in facts), profile_text or ""])
+    stored_text = "\n".join([*(statement for statement, *_ in facts), profile_text or ""])
     fixed = {"window": (Request(window_text), count_tokens(window_text)),
              "stored": (Request(stored_text), count_tokens(stored_text)),
              "whole": (Request(whole_text), count_tokens(whole_text))}
@@ -501,7 +501,8 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
             row[name] = {"present": resolved or found.has_answer(q.answer), "resolved": resolved, "tokens": tokens}
         per_q.append(row)
 
-    wrong, declined = mentions_of_terms(facts, conv.other_party_terms)
+    # (What they call the agent, "Calls you Morag", names the other party by design: no attribution.)
+    wrong, declined = mentions_of_terms([(t, also) for t, also, key in facts if key != "agent.name"], conv.other_party_terms)
     return {
         "name": conv.name, "source": conv.source, "language": conv.language,
         "sessions": len(sessions), "utterances": len(utterances), "turns": replayed["turns"],

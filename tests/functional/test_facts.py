@@ -25,10 +25,10 @@ class FlakyModel(LocalModel):
     def __init__(self) -> None:
         self.down = False
 
-    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=()):
+    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=(), called=()):
         if self.down:
             raise DependencyUnavailableError("extractor down", code="model_unavailable")
-        return super().extract_facts(visitor_message, said_at, previous, theirs)
+        return super().extract_facts(visitor_message, said_at, previous, theirs, called)
 
 
 def load_fn(aws, logical, service_name, build, settings, model):

@@ -258,10 +258,10 @@ def test_a_facts_consumer_crashing_mid_batch_retries_only_the_unfinished_jobs(aw
     module, name = load_module(template, "FactsFunction", resolver)
 
     class Crashing(LocalModel):
-        def extract_facts(self, text, said_at=None, previous=None, theirs=()):
+        def extract_facts(self, text, said_at=None, previous=None, theirs=(), called=()):
             if "Minji" in text and not getattr(self, "healed", False):
                 raise RuntimeError("crash")
-            return super().extract_facts(text, said_at, previous, theirs)
+            return super().extract_facts(text, said_at, previous, theirs, called)
 
     model = Crashing()
     module.service = lambda: build_facts(settings, model=model)

@@ -37,9 +37,9 @@ class SlowModel(LocalModel):
         self._spend()
         return super().fold_summary(old, messages, cap)
 
-    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=()):
+    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=(), called=()):
         self._spend()
-        return super().extract_facts(visitor_message, said_at, previous, theirs)
+        return super().extract_facts(visitor_message, said_at, previous, theirs, called)
 
 
 def record(kind: str, group: str, user: str, session: str, seq: int, message_id: str) -> dict:

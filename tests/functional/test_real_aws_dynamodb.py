@@ -255,9 +255,9 @@ class KoreanFacts(LocalModel):
     """Each message 'round N' restates 8 preferences (a message's most) in new Korean words (three
     UTF-8 bytes a character): every round moves each fact's previous value into its history."""
 
-    def extract_facts(self, text: str, said_at=None, previous=None, theirs=()) -> list[FactCandidate]:
+    def extract_facts(self, text: str, said_at=None, previous=None, theirs=(), called=()) -> list[FactCandidate]:
         if not text.startswith("round "):
-            return super().extract_facts(text, said_at, previous, theirs)
+            return super().extract_facts(text, said_at, previous, theirs, called)
         n = int(text.split()[-1])
         return [FactCandidate(key=f"preference.topic{k}", value=korean(n, k, 300), statement=korean(n, k, 400))
                 for k in range(8)]

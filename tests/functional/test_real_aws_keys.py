@@ -119,7 +119,7 @@ class ErasedMeanwhile(LocalModel):
         self._erase()
         return super().fold_summary(old, messages, cap)
 
-    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=()):
+    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=(), called=()):
         self._erase()
         return super().extract_facts(visitor_message)
 

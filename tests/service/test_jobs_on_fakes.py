@@ -98,16 +98,27 @@ def test_a_facts_job_during_an_erasure_learns_and_writes_nothing(memory):
     assert memory.store.get_facts("alice") == (0, {}) and memory.store.get_state("alice", "s1")[0].facts_through == 0
 
 
+def test_the_name_greeted_once_is_kept_and_stays_an_address_in_a_later_session(memory):
+    memory.say("evening Morag. Sheena had her hip done on Monday, she's home now", session="s1")
+    memory.facts_service().process(FactsJob(user_id="alice", session_id="s1", visitor_seq=1))
+    memory.say("Morag we won it! Highland Pairs champions at the bowls club", session="s2")
+    memory.facts_service().process(FactsJob(user_id="alice", session_id="s2", visitor_seq=1))
+    facts = memory.api.facts.list_facts("alice")
+    assert [f.statement for f in facts if f.key == "agent.name"] == ["Calls you Morag"]
+    [won] = [f for f in facts if "Highland" in f.statement]
+    assert "Morag" not in won.statement  # the listener's name, said to them, is not the visitor's news
+
+
 class _Told(LocalModel):
     """A model that tells one fact of every message, as a utility model would, and notes the names it was given."""
 
     def __init__(self) -> None:
         self.names: list[set[str]] = []
 
-    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=()):
+    def extract_facts(self, visitor_message, said_at=None, previous=None, theirs=(), called=()):
         self.names.append(set(theirs))
         if "tortoise" in visitor_message:
-            return super().extract_facts(visitor_message, said_at, previous, theirs)
+            return super().extract_facts(visitor_message, said_at, previous, theirs, called)
         return [FactCandidate(key="event.climb", value="climbed hallasan", statement="They climbed Hallasan with Mum")]
 
 

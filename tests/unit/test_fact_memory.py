@@ -1961,10 +1961,67 @@ def test_an_answer_to_a_topic_asked_after_keeps_the_topic_and_its_date():
     ("Morning Juniper it's Randy, parked at the Flying J in Oklahoma City, eastbound with onions", "Juniper"),
     ("evening Morag. we won the pairs on Saturday! Morag i've never been so proud", "Morag"),
     ("I'm home, the vet says the dog's knee is fine. Talk later Remy", "Remy"),
+    ("My shoulder is still wrecked from the lift call. talk soon Tuna", "Tuna"),
 ])
 def test_the_name_they_greet_is_whom_they_text_not_part_of_what_they_tell(text, name):
     facts = told(extract(text, WED))
     assert facts and all(name not in f.statement for f in facts)
+
+
+@pytest.mark.parametrize(("text", "previous", "name"), [
+    ("evening Morag. our Kirsty set up this tablet for me at Hogmanay", None, "Morag"),
+    ("Hi Bea, it's Peggy. Happy Sunday. Sugaring's done for the year", "Good morning!", "Bea"),
+    ("서진아!! 나 지난 토요일에 이사했어", "뭐해?", "서진"),  # 아 after a closed syllable ...
+    ("세희야 나 드디어 붙었어", "ㅋㅋ", "세희"),  # ... 야 after an open one
+    ("모모님, 저 어제 이사했어요", "네", "모모님"),
+    ("다온, 오늘 화요일이 정기휴무라 이제야 좀 앉았어요", None, "다온"),  # a bare name opening the conversation
+])
+def test_the_name_they_greet_the_agent_by_is_learnt(text, previous, name):
+    [called] = [f for f in extract(text, WED, previous=previous) if f.key == "agent.name"]
+    assert called.value == name and called.statement == f"Calls you {name}"
+
+
+@pytest.mark.parametrize(("text", "previous"), [
+    ("괜찮아 나 어제 병원 갔어", None),  # a verb's form, read as a name and 아
+    ("어제, 드디어 운전면허 땄어요", None),  # a time
+    ("하하, 나 어제 병원 갔어", None),  # a laugh
+    ("언니~ 나 어제 병원 갔어", None),  # kin: no name
+    ("첫째, 나 어제 병원 갔어", "왜?"),  # a bare word after their message: no address
+    ("순자씨 성가대 허는줄 몰랐네", "응"),  # 씨 mid-conversation, not set off: said of her
+    ("No way we can go in July, the shoulder still not right\nPushed it back to September", None),  # speech
+    ("Hi Mum. I went shopping with Mum.", None),
+])
+def test_a_word_that_only_looks_like_an_address_is_no_name_for_the_agent(text, previous):
+    assert [f for f in extract(text, WED, previous=previous) if f.key == "agent.name"] == []
+
+
+@pytest.mark.parametrize(("text", "called", "kept"), [
+    ("Morag we won it! Highland Pairs champions", "Morag", "won"),
+    ("Bea I finally sold Walt's truck to Hollis", "Bea", "truck"),
+    ("Pip comma this is me talking to the tablet period. It typed pear oggy when I said pierogi", "Pip", "pierogi"),
+    ("got the car Wednesday Morag! MG4 sitting in the drive", "Morag", "MG4"),
+    ("I don't want another app, Ada. Not Headspace, not anything with a soothing voice", "Ada", "Headspace"),
+    ("Ok Bea I have a PT appointment on Friday, June's driving me", "Bea", "PT appointment"),
+    ("다온 저 왔어요. 강릉 못 갔어요 ㅠㅠ", "다온", "강릉"),
+    ("네 고마워요 다온. 이제 클리닉 가격표 만들러 가요", "다온", "클리닉"),
+])
+def test_the_agents_name_said_as_an_address_in_a_later_message_is_no_part_of_what_they_tell(text, called, kept):
+    [fact] = told(extract(text, WED, previous="Hello!", called={called}))
+    assert called not in fact.statement and kept in fact.statement and ",." not in fact.statement
+    assert any(called in f.statement for f in told(extract(text, WED, previous="Hello!")))  # unknown, it stayed
+
+
+def test_a_korean_message_of_one_sentence_after_the_name_is_the_news_it_was_sent_for():
+    facts = extract("민지야 나 상견례 했다", WED, previous="ㅋㅋㅋ")
+    assert [f.statement for f in told(facts)] == ["나 상견례 했다 (2024-03-13에 말함)"]
+    assert [f.value for f in facts if f.key == "agent.name"] == ["민지"]
+
+
+def test_the_agents_name_said_of_someone_or_with_a_particle_stays():
+    [fact] = told(extract("Anneke and I rang a quarter peal at York Minster on Sunday", WED, called={"Anneke"}))
+    assert "Anneke" in fact.statement  # someone with them, not an address
+    assert "다온한테" in told(extract("다온한테 말한 그 가게 어제 계약했어요", WED, called={"다온"}))[0].statement
+    assert "Morag" in told(extract("I had tea with Morag on Sunday", WED, called={"Morag"}))[0].statement
 
 
 def test_jana_with_a_capital_is_a_name_not_yesterday():

@@ -220,6 +220,13 @@ def test_recall_sends_standing_facts_first_then_fills_its_budget_with_the_most_r
     assert [f.statement for f in chosen[1:]] == [f"Enjoys hobby-{i} on weekends" for i in range(27, 20, -1)]
 
 
+def test_recall_sends_what_they_call_the_agent_on_every_turn():
+    called = Fact(id="c", key="agent.name", statement="Calls you Morag", value="Morag", source=src(1),
+                  created_at=T0, updated_at=T0)
+    chosen = recall([*_many_facts(30), called], "Can you help me with something?", budget_tokens=300, max_facts=8)
+    assert [f.key for f in chosen[:2]] == ["name", "agent.name"]  # nothing matches: whom it is still comes
+
+
 def test_recall_fills_with_what_shares_the_question_s_word_beginnings_then_a_date_then_recency():
     # "travel" never meets "travelled" through the light stemmer: BM25 scores nothing here.
     facts = [

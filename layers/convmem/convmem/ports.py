@@ -271,14 +271,16 @@ class Model(Protocol):
 
     def extract_facts(
         self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None,
-        theirs: Collection[str] = (),
+        theirs: Collection[str] = (), called: Collection[str] = (),
     ) -> list[FactCandidate]:
         """Facts the visitor states about themselves (never from the agent's words); [] when none.
         ``said_at`` is when they said it: relative time ("yesterday") is resolved against it.
         ``previous`` is the agent's message just before, when there is one: context for a short
         answer ("What did you paint?" -> "A sunset"), never a source of facts itself. ``theirs``:
         names of the people and pets in their life already learnt; news of them is theirs to tell
-        ("Pemberton woke up yesterday")."""
+        ("Pemberton woke up yesterday"). ``called``: the names the visitor calls the agent by
+        (``agent.name``, "Morag"): where one stands as an address ("Morag we won it!"), it is neither
+        the visitor's news nor someone of theirs."""
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         """A short standing profile (language, tone, what they come for) from recent messages and the old one."""

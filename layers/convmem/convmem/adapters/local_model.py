@@ -91,10 +91,10 @@ class LocalModel:
 
     def extract_facts(
         self, visitor_message: str, said_at: datetime | None = None, previous: str | None = None,
-        theirs: Collection[str] = (),
+        theirs: Collection[str] = (), called: Collection[str] = (),
     ) -> list[FactCandidate]:
         """Pattern-based (English and Korean); nothing rather than a guess."""
-        return fact_extraction.extract(visitor_message, said_at, previous, theirs)
+        return fact_extraction.extract(visitor_message, said_at, previous, theirs, called)
 
     def write_profile(self, old_profile: str | None, visitor_messages: Sequence[str], cap_tokens: int) -> str:
         return profile.write_profile(old_profile, visitor_messages, cap_tokens)

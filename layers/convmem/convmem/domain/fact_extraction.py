@@ -1181,7 +1181,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if answers and asked:  # what it answers goes with it, held or kept
             statement = f"{asked}? {statement}" if korean else framed(asked, statement)
         # A time that answers a question is whole with it ("Start date?" - "next monday").
-        if not (answers and asked and when) and not _carries(content, when, sentence, covered):
+        if not (answers and asked and when) and not _carries(content, when, sentence, covered, len(sentences) == 1):
             # Too thin alone, right after one of theirs ("Nursing, like me."): it says more of that.
             joined = _joined(out[kept], statement, content, when) if kept is not None and own and content else None
             if kept is not None and joined is not None:
@@ -1215,15 +1215,16 @@ def _told_fact(statement: str, content: list[str], when: str | None, sentence: s
     return FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when)
 
 
-def _carries(content: list[str], when: str | None, sentence: str, covered: set[str]) -> bool:
+def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False) -> bool:
     """Whether a sentence's content words are worth a fact of their own: three words that carry
     something; two when it names its time ("I went to the dentist yesterday") or says "I" ("i
-    adopted a cat"); one when it names its time and a place or someone ("I've been to Paris
+    adopted a cat"), or says 나 or 저 in a message of one sentence ("민지야 나 상견례 했다": the news
+    it was sent for); one when it names its time and a place or someone ("I've been to Paris
     yesterday"); not all of them held by a slot fact of the message (Korean particles ride on the
     word, 음식을: a slot's 음식 covers it)."""
     # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다")
     needed = (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) else 2) if when else (
-        2 if _I.search(sentence) else 3)
+        2 if _I.search(sentence) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3)
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
 
@@ -1272,34 +1273,92 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
     return out
 
 
-# A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk later
-# Remy", "night Morag"): whom they text, said to them; it goes, and so does the same name standing as an
+# A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk soon
+# Remy", "Goodnight Bea."): whom they text, said to them; it goes, and so does the same name standing as an
 # address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
-_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s+)?(?:morning|evening|afternoon|night|nite)|hi|hiya|hey|hello"
-                      r"|cheers|thanks|ta|salamat|talk\s+later|later|bye|alright|right)\s+(?!(?:Monday|Tuesday|Wednesday|Thursday"
+_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|hi|hiya|hey|hello"
+                      r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
                       r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
                       # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names)
                       r"|Mum|Mom|Mam|Mummy|Mommy|Mama|Dad|Daddy|Papa|Da|Pa|Ma|Nan|Nana|Gran|Granny|Grandma|Grandpa|Sis|Bro|Son"
-                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam)\b)([A-Z][a-z]{1,11})\b"
+                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b"
                       r"(?:\s*[.!?,]+\s*|\s*$|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
+# A Korean message opening on whom it is said to: a name with the vocative 아 after a closed
+# syllable and 야 after an open one ("서진아!!", "세희야 나 붙었어"), a name with 님 or 씨 ("모모님,",
+# "하루씨 ..."), or, when it opens the conversation, a bare name set off ("다온, 오늘 ...", "아리,").
+_KO_CALLED = re.compile(r"^\s*([가-힣]{1,4}?)(아|야|님|씨)?([,!~.]*)(?=\s|$)")
+# Titles and kin, said with 님 or 씨 or 아/야, are no names (사장님, 아저씨, 언니야); forms of a verb
+# or a word read as name and 아/야 (괜찮아, 이거야, 진짜야) are none either.
+_KO_NOT_CALLED = frozenset("어머 아버 장모 장인 시어머 시아버 선생 사장 부장 과장 차장 팀장 실장 원장 교수 기사 목사 대표 이사 고객 회원 손님 아저 아가 마음 솜"
+                           " 언니 누나 오빠 엄마 아빠 동생 할머 할아 이모 고모 삼촌 형 형아 괜찮 귀찮 점잖 이거 그거 저거 어디"
+                           " 누구 진짜 정말 최고 여기 거기 저기 처음 다행 아직 그래 그러".split())
 
 
-def _without_greeted_name(text: str) -> str:
-    """``text`` without a greeting to whom they text and that name's other addresses (``_GREETED``)."""
-    names = {m.group(1) for m in _GREETED.finditer(text)}
+# Where a greeting opens a message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not
+# where the word is speech ("we'll do it later Pushed it back").
+_SENTENCE_START = re.compile(r"(?:^|[\s\S]*[.!?,]\s+)$")
+
+
+def _closed(syllable: str) -> bool:
+    """Whether a Hangul syllable ends in a consonant (받침)."""
+    return (ord(syllable) - 0xAC00) % 28 != 0
+
+
+def _called(text: str, previous: str | None) -> FactCandidate | None:
+    """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``."""
+    m = next((m for m in _GREETED.finditer(text) if _SENTENCE_START.match(text[:m.start()])), None)
+    name = m.group(1) if m else None
+    k = _KO_CALLED.match(text) if name is None else None
+    if k is not None:
+        word, vocative, mark = k.groups()
+        if word in _KO_NOT_CALLED or set(word) <= set("하허흐히호후"):  # (a laugh, "하하,", is no name)
+            return None
+        if vocative in ("아", "야"):
+            name = word if len(word) == 2 and _closed(word[-1]) == (vocative == "아") else None
+        elif vocative:  # (set off, or opening the conversation: "순자씨 성가대 ..." is said of her)
+            name = word + vocative if len(word) >= 2 and (mark or previous is None) else None
+        else:  # a bare word is an address only where a conversation opens on it, set off
+            name = word if (previous is None and 2 <= len(word) <= 3 and mark[:1] in (",", "~")
+                            and _KO_VOCATIVE.match(text)) else None
+    return FactCandidate(key="agent.name", value=name, statement=f"Calls you {name}") if name else None
+
+
+# What follows a name said as an address ("Morag we won it", "Bea you will never guess", "Pip, the
+# hushpuppies"), where the same name before a verb is news of them ("Anneke teaching at York").
+_BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but)"  # ("Ok Bea I have a PT appointment")
+_AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|its|they|this|that|the|my|our|guess|so"
+                  r"|well|oh|ok|okay|yes|no|just|thank|thanks|sorry|good|great|hope)\b")
+
+
+def _without_called(text: str, called: Collection[str]) -> str:
+    """``text`` without a greeting to whom they text (``_GREETED``) and without the name they call
+    them (greeted here, or ``called`` before) where it stands as an address: opening a sentence
+    ("Morag we won it!", "Pip comma this is me", "다온 저 왔어요", "민수야 나 ...") or closing one
+    ("got the car Wednesday Morag!", "잘게요 다온"); not where it is said of them ("with Morag",
+    "Bea's idea", "다온은 요즘 어때요?")."""
+    names = {m.group(1) for m in _GREETED.finditer(text)} | set(called)
     text = _GREETED.sub("", text)
     for name in names:
-        text = re.sub(rf"(?<=\s)(?<!\bwith\s)(?<!\bto\s)(?<!\bfor\s)(?<!\band\s)(?<!\bfrom\s)(?<!\bat\s)(?<!\bof\s)(?<!\bby\s)"
-                      rf"{name}(?=\s*[.!?,]|\s*$)|(?:^|(?<=[.!?]\s)){name},?\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its)\s)",
-                      "", text)
+        name = re.escape(name)
+        if name[:1].isascii():
+            text = re.sub(rf"(?<![.!?])(?:\s*,)?\s+(?<!\bwith\s)(?<!\bto\s)(?<!\bfor\s)(?<!\band\s)(?<!\bfrom\s)(?<!\bat\s)(?<!\bof\s)(?<!\bby\s)"
+                          rf"{name}(?=\s*[.!?,]|\s*$)", "", text)
+            text = re.sub(rf"(?:^|(?<=[.!?]\s))(\s*(?:{_BEFORE_ADDRESS},?\s+)?){name}(?:\s*,|\s+comma)?[!.]*\s+"
+                          rf"(?={_AFTER_ADDRESS})(\S)",
+                          lambda m: m.group(1) + (m.group(2) if m.group(1).strip() else m.group(2).upper()), text)
+        else:
+            text = re.sub(rf"(?:^|(?<=[.!?]\s))\s*{name}(?:아|야)?[,!~.]*(?:\s+|$)"
+                          rf"|(?:\s*,)?\s+{name}(?:아|야)?(?=[.!?~^ㅎㅋㅠㅜ]*(?:\s*$)|[.!?~]+\s)", "", text)
     return text
 
 
-def _without_address(text: str, previous: str | None) -> str:
-    """``text`` without the name it opens on to whom they speak (``_KO_VOCATIVE``, ``_SMALL_VOCATIVE``).
-    Not a word the other party just said ("chilli i can do": what they were offered), and not the
-    message's first word after their question: a bare word answers it ("목표 있어?" - "일본어!")."""
+def _without_address(text: str, previous: str | None, called: Collection[str] = ()) -> str:
+    """``text`` without the name it opens on to whom they speak (``_KO_VOCATIVE``, ``_SMALL_VOCATIVE``,
+    ``_without_called``). Not a word the other party just said ("chilli i can do": what they were
+    offered), and not the message's first word after their question: a bare word answers it
+    ("목표 있어?" - "일본어!")."""
     after_question = (previous or "").rstrip(" ~^ㅋㅎㅠㅜ").endswith("?")
+    text = _without_called(text, called)
     if not after_question:
         text = _KO_VOCATIVE.sub("", text)
     heard = re.findall(r"[a-z]+", (previous or "").casefold())
@@ -1310,22 +1369,24 @@ def _without_address(text: str, previous: str | None) -> str:
                      and (m.start() > 0 or not after_question))
         return "" if addressed else m.group(0)
 
-    return _SMALL_VOCATIVE.sub(unless_a_word, _without_greeted_name(text))
+    return _SMALL_VOCATIVE.sub(unless_a_word, text)
 
 
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
-            theirs: Collection[str] = ()) -> list[FactCandidate]:
+            theirs: Collection[str] = (), called: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
     first. ``said_at`` resolves relative time ("yesterday") and dates what they told. ``previous``:
     what the other party said just before, read only for the question about the visitor it may end
     with (``asked_of_them``); nothing else of it is ever taken as the visitor's. ``theirs``: the
     names of the people and pets in their life already known (their slot facts); news of one of
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
-    after ("How's Jack going?", ``asked_after``), is part of their world."""
-    text = _without_address(text, previous)
+    after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
+    call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
+    addressee = _called(text, previous)
+    text = _without_address(text, previous, {*called, addressee.value} if addressee else called)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     known = {n.casefold() for n in theirs} | (asked_after(previous or "") - told_of)  # ... and whom they ask after
-    found: list[FactCandidate | None] = [_name(text), _home(text)]
+    found: list[FactCandidate | None] = [_name(text), _home(text), addressee]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
         found.append(FactCandidate(key="contact.email", value=email.lower(), statement=f"Email address: {email}"))

@@ -200,13 +200,13 @@ def _kinds(statement: str) -> list[str]:
 # Two statements in different slots are one fact only when they nearly coincide.
 CROSS_SLOT_THRESHOLD = 0.8
 # Slots worth sending on every turn even when the message does not mention them.
-STANDING_KEYS = ("name", "language")
+STANDING_KEYS = ("name", "language", "agent.name")
 # Families of things told: many facts each, merged by what they say, not by slot.
 TOLD = ("event", "note")
 DIGEST = "digest"
 # Who they are and how to reach them: first in when a message holds more than a job keeps, and
 # never compacted.
-PRIORITY = ("name", "contact.", "home.", "language", "age", "work.", "study.", "family.", "pet.", "people.",
+PRIORITY = ("name", "contact.", "home.", "language", "agent.", "age", "work.", "study.", "family.", "pet.", "people.",
             "preference.", "event.", "note.", "digest.")
 KEPT_WHOLE = 4
 # A digest of compacted facts stays readable in one request.
@@ -588,6 +588,12 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
             if asked:
                 out |= asked_after(asked.group(1))
     return out
+
+
+def called(facts: Iterable[Fact | FactCandidate]) -> set[str]:
+    """The names the visitor calls whom they text (``agent.name``), now or before (a fact's history):
+    "Mel" and "Melanie" both stay addresses."""
+    return {v.value for f in facts if f.key == "agent.name" for v in (f, *getattr(f, "history", ()))}
 
 
 def framed(asked: str, statement: str) -> str:

@@ -132,6 +132,7 @@ class FactsService:
             # the extraction whose news a message tells ("Pemberton woke up"); the same one read.
             known = self._read(job.user_id)
             theirs = fact_merge.their_names(known[1])
+            called = fact_merge.called(known[1])  # ... and what they call the agent: "Morag we won it!"
             # ... and the visitor's message before it (the cursor's own row, when that is theirs): a
             # short answer ("ya, 3rd year architecture") is about whom or what that one named.
             earlier = None
@@ -144,10 +145,11 @@ class FactsService:
                 previous = decrypt_text(self._cipher, job.user_id, job.session_id, before) if before is not None else None
                 source = FactSource(session_id=job.session_id, seq=m.seq, channel=m.channel, at=m.at)
                 found = fact_extraction.with_context(
-                    self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs), text, m.at, previous,
+                    self._model.extract_facts(text, said_at=m.at, previous=previous, theirs=theirs, called=called), text, m.at, previous,
                     earlier)
                 earlier = text
                 theirs |= fact_merge.their_names(found)
+                called |= fact_merge.called(found)
                 learnt.extend((c, source) for c in found)
         except KeyDestroyedError:
             return FactsOutcome(job.user_id, 0)  # the user was erased meanwhile: nothing to learn, nothing to mark
