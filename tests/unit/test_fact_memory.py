@@ -228,6 +228,18 @@ def test_relative_time_is_resolved_against_when_it_was_said(text, rendered, when
     assert rendered in resolved and found == when
 
 
+@pytest.mark.parametrize(("text", "days"), [
+    ("Columbus to Phoenix on 14 August, coming home the 19th", ["2024-08-14", "2024-08-19"]),  # not March's 19th
+    ("she landed on 27 February and stays until the 12th", ["2024-02-27", "2024-03-12"]),  # the next month's
+    ("our anniversary is 5 April, we booked that weekend, the 4th through the 6th",
+     ["2024-04-05", "2024-04-04", "2024-04-06"]),  # around it, before it too
+    ("flew in on 1 March, the 28th to the 2nd was our trip", ["2024-02-28", "2024-03-02"]),
+    ("next weekend, the 22nd to the 24th", ["2024-03-23", "2024-03-22", "2024-03-24"]),
+])
+def test_a_day_of_the_month_alone_after_a_date_is_the_nearest_such_day_to_it(text, days):
+    assert [r.when for r in fact_dates.find(text, WED)] == days
+
+
 def test_a_time_word_as_the_subject_reads_as_a_date():
     assert fact_dates.resolve("Tomorrow's the big race", WED)[0] == "14 March 2024 is the big race"
 
@@ -256,6 +268,8 @@ def test_a_holiday_by_name_is_its_day_the_nearer_one_unless_the_words_say_which(
 
 def test_days_opening_a_sentence_as_a_list_or_a_habit_are_no_one_day():
     assert fact_dates.resolve("the 2nd time i went", WED)[1] is None  # an ordinal, no day
+    assert fact_dates.resolve("she's in the 4th year of medicine", WED)[1] is None
+    assert fact_dates.resolve("we live in the 2nd house on the left", WED)[1] is None
     assert fact_dates.resolve("Monday, Wednesday and Friday I swim", WED)[1] is None
     assert fact_dates.resolve("Monday is my day off", WED)[1] is None
 
@@ -317,6 +331,9 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     ("the op is on the 10th", "on 10 April 2024", "2024-04-10"),
     ("my test was on the 3rd", "on 3 March 2024", "2024-03-03"),
     ("the op is cancelled for the 14th", "for 14 March 2024", "2024-03-14"),
+    # ... and one said bare after what it dates, ending its clause
+    ("flying back the 16th. cost me £780", "back 16 March 2024.", "2024-03-16"),
+    ("the posting closes the 31st, I'm applying", "closes 31 March 2024,", "2024-03-31"),
     # ... and by a modal, in words reported too ("said I can")
     ("Dr Patel said I can go back on light duties from the 5th of May", "5 May 2024", "2024-05-05"),
     ("they told me I can collect it on 2 March", "on 2 March 2025", "2025-03-02"),

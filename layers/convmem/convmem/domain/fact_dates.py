@@ -429,7 +429,11 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
-    r"\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or|(?i:wait|I mean),?|(?:" + _WEEKDAY_NAMES + r"),?)\s+)"
+    r"(?:\b(?P<dlead>(?:[Oo]n|[Bb]y|[Ii]s|[Ww]as|[Uu]ntil|[Tt]ill|[Ff]rom|[Ss]ince|[Tt]o|[Ff]or|(?i:wait|I mean),?|(?:" + _WEEKDAY_NAMES + r"),?)\s+)"
+    # ... and one said bare after what it dates, ending its clause ("i start modified duties the 17th.",
+    # "flying back the 16th", "the 28th to the 2nd"): not an ordinal of something ("the 4th year")
+    r"|(?<=[A-Za-z,]\s)(?=the\s+\d{1,2}(?:st|nd|rd|th)(?:[.,!?;:)~]|\s*$|\s+(?:to|till|til|until|and|at|if|when|so|lol"
+    r"|haha|through|thru|[-\u2013])(?:\s|$))))"
     r"(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
     r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r"|century|centuries|birthday|anniversary|floor|time|place|row|hole|minute|team|grade|round|level|page|step)\b)|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
@@ -771,7 +775,7 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         nth = int(re.sub(r"\D", "", m["dn"]))
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or next(_days_of_month(said, nth, past), None)
-        return None if d is None else (f"{m['dlead']}{day_text(d)}", d.isoformat())
+        return None if d is None else (f"{m['dlead'] or ''}{day_text(d)}", d.isoformat())
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
         weekday = _ko_weekday(m["wd"]) if korean else _weekday_number(m["wd"] or m["wda"] or m["wdb"])  # "on tues" too
         back, ahead = _weekday(said, weekday, -1), _weekday(said, weekday, 1)
@@ -875,7 +879,10 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
             else:
                 # (the month named before it in the sentence: "8월에 연차 맞춰 냈어 8일부터")
                 named = max((r for r in out if r.end <= m.start() and len(r.when) == 7), key=lambda r: r.end, default=None)
-                found = (_day_of(named.when, m, korean) if named else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
+                # (... or the day named before it: "to phoenix 14 August, coming home the 19th")
+                near = earlier is not None and not korean and m["dn"] and (named is None or earlier.end > named.end)
+                found = (_day_near(earlier.when, m) if near and earlier is not None else _day_of(named.when, m, korean) if named
+                         else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
                     m, said, past, korean, _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
@@ -893,6 +900,18 @@ def _day_of_agreeing(month: str | None, m: re.Match[str], korean: bool, said: da
     return None
 
 
+def _day_near(when: str, m: re.Match[str]) -> tuple[str, str] | None:
+    """An English day of the month alone said after a date in the same message: the nearest such
+    day to it ("14 August, coming home the 19th" is 19 August; "the 5th, that weekend, the 4th through
+    the 6th" stays in the 5th's month; "the 28th to 2 March" is February's 28th)."""
+    base = date.fromisoformat(when)
+    nth = int(re.sub(r"\D", "", m["dn"]))
+    days = [d for k in (-1, 0, 1) for y, mo in [divmod(base.year * 12 + base.month - 1 + k, 12)]
+            if (d := _nth_of(y, mo + 1, nth)) is not None]
+    d = min(days, key=lambda d: (abs((d - base).days), d < base), default=None)
+    return None if d is None else (f"{m['dlead'] or ''}{day_text(d)}", d.isoformat())
+
+
 def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str] | None:
     """A day of the month alone ("12일", "the 12th") in the ``month`` named before it, if any."""
     nth = m["kd"] if korean else m["dn"]
@@ -901,7 +920,7 @@ def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str
     d = _nth_of(int(month[:4]), int(month[5:7]), int(re.sub(r"\D", "", nth)))
     if d is None:
         return None
-    return (ko_day_text(d), d.isoformat()) if korean else (f"{m['dlead']}{day_text(d)}", d.isoformat())
+    return (ko_day_text(d), d.isoformat()) if korean else (f"{m['dlead'] or ''}{day_text(d)}", d.isoformat())
 
 
 _KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-|[월화수목금토일](?:요일|욜))*")  # (and the first day's weekday)
