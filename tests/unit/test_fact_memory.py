@@ -1639,6 +1639,12 @@ def test_someone_they_do_things_with_is_one_of_theirs():
     assert "fergus" in their_names(facts)
     assert any("tree surgeon" in f.statement for f in told(extract("Also Fergus got a job as a tree surgeon out there.", WED,
                                                                    theirs=their_names(facts))))
+    # ... written small too, as lower-case texting does ("me and jen"), not a word ("me and the kids")
+    texted = [_fact("note.lake", "Them and jen, the kids can stay with their parents (said 13 March 2024)"),
+              _fact("note.dinner", "Them and the kids had pizza (said 13 March 2024)")]
+    assert their_names(texted) == {"jen"}
+    assert any("credit union" in f.statement for f in told(extract("jen's working from the cabin, the credit union's cool",
+                                                                   WED, theirs=their_names(texted))))
 
 
 def test_someone_the_other_party_asks_after_is_one_of_theirs_in_later_sessions_too():

@@ -555,7 +555,7 @@ def _digest_value(statement: str) -> str:
     return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
 
 
-_WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I) and ([A-Z][a-z]+)\b")
+_WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I|(?i:them)) and ([A-Z][a-z]+|[a-z]{3,})\b")
 # Whom the other party asks after, or sends word to ("How's Jack going?", "Did Ella get moved in
 # alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
 # someone who knows them, never introduced them as "my son Jack". (Not "How was X?": a trip or a
@@ -583,7 +583,8 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
         if family in ("family", "people", "pet") and f.value.split():
             out.add(f.value.split()[-1].casefold())
         elif family in TOLD:
-            out.update((m.group(1) or m.group(2)).casefold() for m in _WITH_THEM.finditer(f.statement))
+            out.update(n for m in _WITH_THEM.finditer(f.statement) if (n := (m.group(1) or m.group(2)).casefold())
+                       not in relevance.STOP_WORDS and n.capitalize() not in CALENDAR_WORDS)
             asked = _ASKED_FRAME.match(f.statement)
             if asked:
                 out |= asked_after(asked.group(1))
