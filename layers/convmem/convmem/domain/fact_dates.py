@@ -880,8 +880,8 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 # (the month named before it in the sentence: "8월에 연차 맞춰 냈어 8일부터")
                 named = max((r for r in out if r.end <= m.start() and len(r.when) == 7), key=lambda r: r.end, default=None)
                 # (... or the day named before it: "to phoenix 14 August, coming home the 19th")
-                near = earlier is not None and not korean and m["dn"] and (named is None or earlier.end > named.end)
-                found = (_day_near(earlier.when, m) if near and earlier is not None else _day_of(named.when, m, korean) if named
+                near = earlier if not korean and m["dn"] and (named is None or earlier is not None and earlier.end > named.end) else None
+                found = (_day_near(near.when, m) if near is not None else _day_of(named.when, m, korean) if named
                          else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
                     m, said, past, korean, _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
             if found is not None:

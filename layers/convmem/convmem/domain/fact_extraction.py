@@ -1289,14 +1289,9 @@ _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:m
 _KO_CALLED = re.compile(r"^\s*([가-힣]{1,4}?)(아|야|님|씨)?([,!~.]*)(?=\s|$)")
 # Titles and kin, said with 님 or 씨 or 아/야, are no names (사장님, 아저씨, 언니야); forms of a verb
 # or a word read as name and 아/야 (괜찮아, 이거야, 진짜야) are none either.
-_KO_NOT_CALLED = frozenset("어머 아버 장모 장인 시어머 시아버 선생 사장 부장 과장 차장 팀장 실장 원장 교수 기사 목사 대표 이사 고객 회원 손님 아저 아가 마음 솜"
-                           " 언니 누나 오빠 엄마 아빠 동생 할머 할아 이모 고모 삼촌 형 형아 괜찮 귀찮 점잖 이거 그거 저거 어디"
+_KO_NOT_CALLED = frozenset("어머 아버 장모 장인 시어머 시아버 선생 사장 부장 과장 차장 팀장 실장 원장 교수 기사 목사 대표 이사 고객 회원 손님 아저 아가 마음"
+                           " 언니 누나 오빠 엄마 아빠 동생 할머 할아 이모 고모 삼촌 괜찮 귀찮 점잖 이거 그거 저거 어디"
                            " 누구 진짜 정말 최고 여기 거기 저기 처음 다행 아직 그래 그러".split())
-
-
-# Where a greeting opens a message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not
-# where the word is speech ("we'll do it later Pushed it back").
-_SENTENCE_START = re.compile(r"(?:^|[\s\S]*[.!?,]\s+)$")
 
 
 def _closed(syllable: str) -> bool:
@@ -1305,8 +1300,10 @@ def _closed(syllable: str) -> bool:
 
 
 def _called(text: str, previous: str | None) -> FactCandidate | None:
-    """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``."""
-    m = next((m for m in _GREETED.finditer(text) if _SENTENCE_START.match(text[:m.start()])), None)
+    """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``: a
+    greeting opening the message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not one
+    where the word is speech ("we'll do it later Pushed it back")."""
+    m = next((m for m in _GREETED.finditer(text) if text[:m.start()].rstrip()[-1:] in ("", ".", "!", "?", ",")), None)
     name = m.group(1) if m else None
     k = _KO_CALLED.match(text) if name is None else None
     if k is not None:
