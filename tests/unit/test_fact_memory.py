@@ -2040,6 +2040,12 @@ def test_a_korean_message_of_one_sentence_after_the_name_is_the_news_it_was_sent
     assert [f.value for f in facts if f.key == "agent.name"] == ["민지"]
 
 
+def test_the_agents_name_opening_a_message_before_a_small_noun_is_an_address_not_before_a_verb():
+    [flood] = told(extract("Tuna basement flooded thursday", WED, previous="hey", called={"Tuna"}))
+    assert flood.statement.startswith("Basement flooded") and flood.when == "2024-03-07"
+    assert all("boat" not in f.statement for f in told(extract("Tuna got a new boat on saturday", WED, called={"Tuna"})))
+
+
 def test_the_agents_name_said_of_someone_or_with_a_particle_stays():
     [fact] = told(extract("Anneke and I rang a quarter peal at York Minster on Sunday", WED, called={"Anneke"}))
     assert "Anneke" in fact.statement  # someone with them, not an address

@@ -1323,6 +1323,8 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
 # What follows a name said as an address ("Morag we won it", "Bea you will never guess", "Pip, the
 # hushpuppies"), where the same name before a verb is news of them ("Anneke teaching at York").
 _BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but)"  # ("Ok Bea I have a PT appointment")
+_NOT_A_VERB = (r"(?!(?:got|went|made|took|came|said|told|did|gave|left|won|lost|saw|ran|bought|sold|had|has|is|was|will"
+               r"|would|can|could|and|or|but|too|again|here|there)\b)")
 _AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|its|they|this|that|the|my|our|guess|so"
                   r"|well|oh|ok|okay|yes|no|just|thank|thanks|sorry|good|great|hope)\b")
 
@@ -1343,6 +1345,9 @@ def _without_called(text: str, called: Collection[str]) -> str:
             text = re.sub(rf"(?:^|(?<=[.!?]\s))(\s*(?:{_BEFORE_ADDRESS},?\s+)?){name}(?:\s*,|\s+comma)?[!.]*\s+"
                           rf"(?={_AFTER_ADDRESS})(\S)",
                           lambda m: m.group(1) + (m.group(2) if m.group(1).strip() else m.group(2).upper()), text)
+            # ... and opening the message before a small noun, texting's case kept ("Tuna basement flooded
+            # thursday"), not a verb's form ("Tuna got a boat")
+            text = re.sub(rf"^\s*{name},?\s+(?=[a-z])(?![a-z]+(?:ing|ed|s)\b){_NOT_A_VERB}", "", text)
         else:
             text = re.sub(rf"(?:^|(?<=[.!?]\s))\s*{name}(?:아|야)?[,!~.]*(?:\s+|$)"
                           rf"|(?:\s*,)?\s+{name}(?:아|야)?(?=[.!?~^ㅎㅋㅠㅜ]*(?:\s*$)|[.!?~]+\s)", "", text)
