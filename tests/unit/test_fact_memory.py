@@ -1894,6 +1894,8 @@ def test_korean_because_it_is_is_no_order_to_the_other_party():
 def test_a_deed_with_its_subject_left_out_after_a_short_lead_is_the_visitors():
     [home] = told(extract("Home safe, landed Auckland Tuesday gone at 6am and drove straight down", WED))
     assert home.statement.startswith("Home safe, landed Auckland on Tuesday 12 March 2024 at 6am") and home.when == "2024-03-12"
+    [hospital] = told(extract("Home from the hospital, got home Monday.", WED))  # (a lead of four words)
+    assert hospital.when == "2024-03-11"
     [house] = told(extract("3 units, built 1910, and the top floor needs a new roof", WED))
     assert "built 1910" in house.statement
     # ... not what answers the other party's draft, nor what someone else will not do

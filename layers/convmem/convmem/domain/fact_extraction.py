@@ -364,7 +364,7 @@ _SUBJECT_DROPPED = re.compile(
 )
 # ... and so is one after a short lead with no verb ("Home safe, landed Auckland Tuesday gone", "All
 # good, got the keys"), a past deed ("Perfect, sending that as is" answers what the other party sent).
-_VERBLESS_LEAD = re.compile(r"^(?:[\w']+\s+){0,2}[\w']+,\s+(?=[a-z])(?![a-z]+ing\b)")
+_VERBLESS_LEAD = re.compile(r"^(?:[\w']+\s+){0,3}[\w']+,\s+(?=[a-z])(?![a-z]+ing\b)")
 
 
 def _after_lead(sentence: str) -> str:
