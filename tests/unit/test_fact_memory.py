@@ -2029,6 +2029,7 @@ def test_a_word_that_only_looks_like_an_address_is_no_name_for_the_agent(text, p
     ("Ok Bea I have a PT appointment on Friday, June's driving me", "Bea", "PT appointment"),
     ("다온 저 왔어요. 강릉 못 갔어요 ㅠㅠ", "다온", "강릉"),
     ("네 고마워요 다온. 이제 클리닉 가격표 만들러 가요", "다온", "클리닉"),
+    ("그래야겠어요 그리고 새미 저 집 문제도 있어요. 전세가 8월 말 만기예요", "새미", "전세"),  # (after 그리고, typed by voice)
 ])
 def test_the_agents_name_said_as_an_address_in_a_later_message_is_no_part_of_what_they_tell(text, called, kept):
     [fact] = told(extract(text, WED, previous="Hello!", called={called}))

@@ -1323,6 +1323,8 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
 # What follows a name said as an address ("Morag we won it", "Bea you will never guess", "Pip, the
 # hushpuppies"), where the same name before a verb is news of them ("Anneke teaching at York").
 _BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but)"  # ("Ok Bea I have a PT appointment")
+# (and after a word that leads on, anywhere: "그래야겠어요 그리고 새미 저 집 문제도 있어요", typed by voice)
+_KO_BEFORE_ADDRESS = "(?:그리고|근데|그런데|아|참|아참|그래서|암튼|아무튼|저기|네|응|어)"
 _NOT_A_VERB = (r"(?!(?:got|went|made|took|came|said|told|did|gave|left|won|lost|saw|ran|bought|sold|had|has|is|was|will"
                r"|would|can|could|and|or|but|too|again|here|there)\b)")
 _AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|its|they|this|that|the|my|our|guess|so"
@@ -1349,8 +1351,8 @@ def _without_called(text: str, called: Collection[str]) -> str:
             # thursday"), not a verb's form ("Tuna got a boat")
             text = re.sub(rf"^\s*{name},?\s+(?=[a-z])(?![a-z]+(?:ing|ed|s)\b){_NOT_A_VERB}", "", text)
         else:
-            text = re.sub(rf"(?:^|(?<=[.!?]\s))\s*{name}(?:아|야)?[,!~.]*(?:\s+|$)"
-                          rf"|(?:\s*,)?\s+{name}(?:아|야)?(?=[.!?~^ㅎㅋㅠㅜ]*(?:\s*$)|[.!?~]+\s)", "", text)
+            text = re.sub(rf"(?:^|(?<=[.!?]\s)|(?<![가-힣])(?=\s*{_KO_BEFORE_ADDRESS}\s))(\s*(?:{_KO_BEFORE_ADDRESS}\s+)?){name}(?:아|야)?[,!~.]*(?:\s+|$)"
+                          rf"|(?:\s*,)?\s+{name}(?:아|야)?(?=[.!?~^ㅎㅋㅠㅜ]*(?:\s*$)|[.!?~]+\s)", lambda m: m.group(1) or "", text)
     return text
 
 
