@@ -457,6 +457,7 @@ def bm25_context(question: str, documents: list[str], doc_tokens: list[int], bud
 
 
 def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sessions: int | None) -> dict[str, Any]:
+    from convmem.domain.fact_merge import AGENT_NAME
     from convmem.domain.tokens import count_tokens
 
     user = "recall-" + re.sub(r"[^A-Za-z0-9._-]", "-", conv.name)[:60]
@@ -502,7 +503,7 @@ def measure(conv: Conversation, stack: Stack, budgets: tuple[int, ...], max_sess
         per_q.append(row)
 
     # (What they call the agent, "Calls you Morag", names the other party by design: no attribution.)
-    wrong, declined = mentions_of_terms([(t, also) for t, also, key in facts if key != "agent.name"], conv.other_party_terms)
+    wrong, declined = mentions_of_terms([(t, also) for t, also, key in facts if key != AGENT_NAME], conv.other_party_terms)
     return {
         "name": conv.name, "source": conv.source, "language": conv.language,
         "sessions": len(sessions), "utterances": len(utterances), "turns": replayed["turns"],

@@ -775,7 +775,7 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         nth = int(re.sub(r"\D", "", m["dn"]))
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or next(_days_of_month(said, nth, past), None)
-        return None if d is None else (f"{m['dlead'] or ''}{day_text(d)}", d.isoformat())
+        return None if d is None else _nth_text(m, d)
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
         weekday = _ko_weekday(m["wd"]) if korean else _weekday_number(m["wd"] or m["wda"] or m["wdb"])  # "on tues" too
         back, ahead = _weekday(said, weekday, -1), _weekday(said, weekday, 1)
@@ -909,7 +909,7 @@ def _day_near(when: str, m: re.Match[str]) -> tuple[str, str] | None:
     days = [d for k in (-1, 0, 1) for y, mo in [divmod(base.year * 12 + base.month - 1 + k, 12)]
             if (d := _nth_of(y, mo + 1, nth)) is not None]
     d = min(days, key=lambda d: (abs((d - base).days), d < base), default=None)
-    return None if d is None else (f"{m['dlead'] or ''}{day_text(d)}", d.isoformat())
+    return None if d is None else _nth_text(m, d)
 
 
 def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str] | None:
@@ -920,7 +920,13 @@ def _day_of(month: str | None, m: re.Match[str], korean: bool) -> tuple[str, str
     d = _nth_of(int(month[:4]), int(month[5:7]), int(re.sub(r"\D", "", nth)))
     if d is None:
         return None
-    return (ko_day_text(d), d.isoformat()) if korean else (f"{m['dlead'] or ''}{day_text(d)}", d.isoformat())
+    return (ko_day_text(d), d.isoformat()) if korean else _nth_text(m, d)
+
+
+def _nth_text(m: re.Match[str], d: date) -> tuple[str, str]:
+    """An English day of the month alone ("on the 14th", "the 19th") written as the date ``d`` it
+    means, with the word that led it ("on 14 March 2024"), and its sortable value."""
+    return f"{m['dlead'] or ''}{day_text(d)}", d.isoformat()
 
 
 _KO_SPAN = re.compile(r"(?:\s|부터|에서|~|-|[월화수목금토일](?:요일|욜))*")  # (and the first day's weekday)

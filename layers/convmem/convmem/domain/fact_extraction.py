@@ -21,7 +21,16 @@ from collections.abc import Collection
 from datetime import datetime
 
 from convmem.domain import fact_dates, relevance
-from convmem.domain.fact_merge import CALENDAR_WORDS, TOLD, asked_after, framed, normalise_key, priority, their_names
+from convmem.domain.fact_merge import (
+    AGENT_NAME,
+    CALENDAR_WORDS,
+    TOLD,
+    asked_after,
+    framed,
+    normalise_key,
+    priority,
+    their_names,
+)
 from convmem.domain.models import CONTEXT_MAX_CHARS, FactCandidate
 
 _LANGUAGES = {
@@ -1317,7 +1326,7 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
         else:  # a bare word is an address only where a conversation opens on it, set off
             name = word if (previous is None and 2 <= len(word) <= 3 and mark[:1] in (",", "~")
                             and _KO_VOCATIVE.match(text)) else None
-    return FactCandidate(key="agent.name", value=name, statement=f"Calls you {name}") if name else None
+    return FactCandidate(key=AGENT_NAME, value=name, statement=f"Calls you {name}") if name else None
 
 
 # What follows a name said as an address ("Morag we won it", "Bea you will never guess", "Pip, the

@@ -200,7 +200,9 @@ def _kinds(statement: str) -> list[str]:
 # Two statements in different slots are one fact only when they nearly coincide.
 CROSS_SLOT_THRESHOLD = 0.8
 # Slots worth sending on every turn even when the message does not mention them.
-STANDING_KEYS = ("name", "language", "agent.name")
+# What the visitor calls the agent ("Calls you Morag"): learnt from a greeting, an address elsewhere.
+AGENT_NAME = "agent.name"
+STANDING_KEYS = ("name", "language", AGENT_NAME)
 # Families of things told: many facts each, merged by what they say, not by slot.
 TOLD = ("event", "note")
 DIGEST = "digest"
@@ -592,9 +594,9 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
 
 
 def called(facts: Iterable[Fact | FactCandidate]) -> set[str]:
-    """The names the visitor calls whom they text (``agent.name``), now or before (a fact's history):
+    """The names the visitor calls whom they text (``AGENT_NAME``), now or before (a fact's history):
     "Mel" and "Melanie" both stay addresses."""
-    return {v.value for f in facts if f.key == "agent.name" for v in (f, *getattr(f, "history", ()))}
+    return {v.value for f in facts if f.key == AGENT_NAME for v in (f, *getattr(f, "history", ()))}
 
 
 def framed(asked: str, statement: str) -> str:
