@@ -747,9 +747,14 @@ def _ko_weekday_after(text: str, end: int) -> int | None:
     return None if m is None else _ko_weekday(m.group(1))
 
 
-def _weekday_beside(text: str, start: int) -> int | None:
-    """The weekday (0 for Monday) named right before ``text[start:]``, if one is."""
-    m = _WEEKDAY_BESIDE.search(text, 0, start)
+# ... or right after it, set off ("joining on 17th March, Monday", "the 5th (a Wednesday)").
+_WEEKDAY_AFTER = re.compile(r"\s*[,(]\s*(?:a\s+|on\s+a\s+)?(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\b\.?(?!\s+(?:the\s+)?\d)",
+                            re.IGNORECASE)
+
+
+def _weekday_beside(text: str, start: int, end: int) -> int | None:
+    """The weekday (0 for Monday) named right before ``text[start:end]``, or set off right after it, if one is."""
+    m = _WEEKDAY_BESIDE.search(text, 0, start) or _WEEKDAY_AFTER.match(text, end)
     return None if m is None else _weekday_number(m.group(1))
 
 
@@ -821,11 +826,13 @@ _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 
 # A date after a preposition reads without its own "on"/"in" ("the end of April 2024"); after
 # "since" it is gone by, whatever the tense ("off his food since Monday").
-_AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|by|before|after)\s+$", re.IGNORECASE)
+_AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|by|before|after|for|to)\s+$", re.IGNORECASE)
 # A day something is moved to ("they have it moved to june the 9th", "pushed back to the 16th",
 # "rescheduled for Friday") is ahead, whatever the tense of the moving.
-_MOVED_TO = re.compile(r"\b(?:moved|postponed|pushed|put|rescheduled|changed|switched|brought|bumped|delayed)"
-                       r"(?:\s+(?:back|forward|out|on))?\s+(?:to|for|till|until)\s+$", re.IGNORECASE)
+# So is the day something is fixed for ("registration fixed for 3rd April", "scheduled for Friday").
+_MOVED_TO = re.compile(r"\b(?:(?:moved|postponed|pushed|put|rescheduled|changed|switched|brought|bumped|delayed|shifted|preponed)"
+                       r"(?:\s+(?:back|forward|out|on))?\s+(?:to|for|till|until)"
+                       r"|(?:fixed|scheduled|booked|set|slated|planned|confirmed)\s+for)\s+$", re.IGNORECASE)
 # ... and so is the day of a plan that did not happen ("we were supposed to go to Fort Myers in
 # October", said in August: the October to come), though its verb is past.
 _UNREALISED = re.compile(r"\b(?:supposed to|(?:was|were) (?:meant|gonna|planning) to|(?:had )?planned to"
@@ -883,7 +890,7 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 near = earlier if not korean and m["dn"] and (named is None or earlier is not None and earlier.end > named.end) else None
                 found = (_day_near(near.when, m) if near is not None else _day_of(named.when, m, korean) if named
                          else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
-                    m, said, past, korean, _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start()))
+                    m, said, past, korean, _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start(), m.end()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)

@@ -296,7 +296,7 @@ _THIRD_PERSON = [
     (re.compile(r"\bim\b", re.I), "they're"), (re.compile(r"\bive\b", re.I), "they've"),  # ... and "im", "ive"
     (re.compile(r"\bI've\b", re.I), "they've"), (re.compile(r"\bI'd\b", re.I), "they'd"), (re.compile(r"\bI'll\b", re.I), "they'll"),
     (re.compile(r"\b[Ii]\b(?!\.e\.)"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
-    (re.compile(r"\bmine\b", re.I), "theirs"), (re.compile(r"\bme\b", re.I), "them"),
+    (re.compile(r"(?<!\bthe )(?<!\bsalt )(?<!\bcoal )(?<!\bgold )\bmine\b", re.I), "theirs"), (re.compile(r"\bme\b", re.I), "them"),
 ]
 _RELATIONS = (
     "wife|husband|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|mom|mum|mother|dad|father|sister|brother|"
@@ -366,7 +366,7 @@ _SUBJECT_DROPPED = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+|nearly\s+|almost\s+|only\s+|already\s+|never\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
     r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
     r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
-    r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|planning|"
+    r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|told|taught|quit|planning|"
     # (and what they mean to do: "Want to do Cape York in the July hols"; not a farewell, "gonna go")
     r"hoping|(?:want\s+to|wanna|gonna|need\s+to|have\s+to)(?!\s+(?:go|be)\b))\b",
     re.IGNORECASE,
@@ -435,7 +435,8 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
-                        r"more|exciting|huge|family)\s+news|guess what)\b", re.IGNORECASE)
+                        r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        re.IGNORECASE)
 
 
 _ASIDE_WORDS = 8
@@ -527,9 +528,14 @@ _SUBJECT_OR_VERB = re.compile(
 _FRAGMENT_WORDS = 15
 # Family, partners and the boss called by what they are to the visitor ("Dad had his hip replaced",
 # "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
-# tam"): the visitor's world, as "my dad" would be.
-_KIN_NAME = re.compile(r"^(?:dad|daddy|mum|mummy|mom|mommy|mam|grandma|grandpa|granddad|grandad|gran|granny|nan|nana|nanna|"
-                       r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer)\b", re.IGNORECASE)
+# tam"): the visitor's world, as "my dad" would be. English is spoken with the family words of many
+# homes: "Achan's TMT came positive", "Amma took him", "Oma is 90", "Nanay is home", "Abbu had to
+# get the ladder". (Not "sis" or "bro": they are as often the listener, nor "lola", a name too.)
+_KIN_NAME = re.compile(r"^(?!ma['\u2019]am)(?:dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|grandma|grandpa|granddad|grandad|"
+                       r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
+                       r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|"
+                       r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer)\b"
+                       r"(?!(?-i:\s+[A-Z]))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
 
 
 def _fragment(sentence: str) -> bool:
@@ -1059,10 +1065,19 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
                for w in _content(sentence)[:span])
 
 
+def _plain_news(text: str, called: Collection[str]) -> bool:
+    """Whether an English message tells news without saying whose: neither "I" nor "you", no
+    question, and not the name they call the other party ("Achan's TMT came positive. Angiogram
+    done day before yesterday", "Registration got shifted. From 3rd to 8th April"). Texted news
+    drops its subject as Korean does; a message like that tells of the visitor's world."""
+    return (not re.search(r"[가-힣]", text) and not _FIRST_PERSON.search(text) and not _OTHER_PARTY.search(text)
+            and "?" not in text and not any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in called))
+
+
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
-          suggested: frozenset[str] = frozenset()) -> list[FactCandidate]:
+          suggested: frozenset[str] = frozenset(), plain: bool = False) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -1078,7 +1093,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     their world (``_ko_their_topic``), unless it answers their question. ``others``: whom they just
     told news of by name (``_their_names``); a clause that opens on one is about them.
     ``suggested``: the words of what they just suggested in Korean (``_suggested``); a sentence that
-    opens on one weighs it, unless it answers their question."""
+    opens on one weighs it, unless it answers their question. ``plain``: the message tells news
+    without saying whose (``_plain_news``): a sentence of it that names its time and goes on from
+    nothing before it is news of theirs."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
@@ -1152,6 +1169,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
                                      or elaborates)
+        if plain and not own and not continues and when is not None and not _echoes(sentence, heard):
+            own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             alone = resolved.strip(" .!")
             alone = alone[:1].upper() + alone[1:]
@@ -1396,7 +1415,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
     addressee = _called(text, previous)
-    text = _without_address(text, previous, {*called, addressee.value} if addressee else called)
+    addresses = {*called, addressee.value} if addressee else set(called)
+    text = _without_address(text, previous, addresses)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     known = {n.casefold() for n in theirs} | (asked_after(previous or "") - told_of)  # ... and whom they ask after
     found: list[FactCandidate | None] = [_name(text), _home(text), addressee]
@@ -1417,7 +1437,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset(known | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
-                       _their_news(previous), others - names, _suggested(previous)))
+                       _their_news(previous), others - names, _suggested(previous), _plain_news(text, addresses)))
     seen: set[str] = set()
     out = []
     for c in found:
