@@ -2107,3 +2107,19 @@ def test_a_weekday_set_off_after_a_date_and_a_day_something_is_fixed_for_say_whi
 def test_a_mine_that_is_dug_stays_a_mine():
     [fact] = told(extract("We did the salt mine in Krakow, I loved it", WED))
     assert "salt mine" in fact.statement and "theirs" not in fact.statement
+
+
+def test_a_past_verb_before_a_day_weeks_away_arranged_it_rather_than_did_it_a_year_ago():
+    jan = datetime(2025, 1, 13, 10, tzinfo=UTC)
+    assert fact_dates.resolve("2월 1일자로 발령 났다", jan)[1] == "2025-02-01"  # (appointed, as of February)
+    assert fact_dates.resolve("Margaret booked a mock defence with the lab for the 18th of February", jan)[1] == "2025-02-18"
+    # ... but a day some months gone stays gone: "moved here on 3 June", said in March
+    assert fact_dates.resolve("I moved here on 3 June", datetime(2025, 3, 1, tzinfo=UTC))[1] == "2024-06-03"
+
+
+def test_a_greeting_on_a_line_of_its_own_names_whom_they_text_and_a_request_to_them_is_an_address():
+    found = extract("Morning Jarvis\nUpdate - Achan's angioplasty went fine", WED)
+    assert any(f.key == "agent.name" and f.value == "Jarvis" for f in found)
+    [pup] = told(extract("Jarvis meet Laddoo 🐶 brought her home yesterday", WED, called={"Jarvis"}))
+    assert pup.statement.startswith("Meet Laddoo")
+    assert told(extract("콩이 간식은 누나가 알아서 사라 ㅋㅋ", WED)) == []  # "buy it yourself": theirs to do

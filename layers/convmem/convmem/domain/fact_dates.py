@@ -766,6 +766,14 @@ def _on_weekday(said: date, weekday: int, nth: int, month: int | None = None) ->
     return min((d for d in days if d is not None and d.weekday() == weekday), key=lambda d: abs(d - said), default=None)
 
 
+# A day of a month said with a past verb is the one gone by, unless that is most of a year ago and
+# the one to come is weeks away: then the past is the arranging ("PayNest confirmed my joining on
+# 17th March", "2월 1일자로 발령 났다", both said weeks before). A year-old day is said with its year
+# or "last year".
+_YEAR_AGO_DAYS = 300
+_SOON_DAYS = 62
+
+
 def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: bool,
                      weekday: int | None = None) -> tuple[str, str] | None:
     """The date a partial one means, said on ``said``: gone by when ``tense`` is past (True), to
@@ -775,7 +783,10 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
     past = bool(tense)
 
     def of_year(month: int, day: int) -> date | None:  # (that day of the year, by the tense)
-        return _by_tense(said, tense, _partial_day(said, month, day, True), _partial_day(said, month, day, False))
+        back, ahead = _partial_day(said, month, day, True), _partial_day(said, month, day, False)
+        if tense and back is not None and ahead is not None and (said - back).days > _YEAR_AGO_DAYS and (ahead - said).days <= _SOON_DAYS:
+            return ahead  # (what was done is the arranging: "2월 1일자로 발령 났다", said in January)
+        return _by_tense(said, tense, back, ahead)
 
     if not korean and m["dn"]:  # "the 26th": of the month it was said in, or the next (the last) one
         nth = int(re.sub(r"\D", "", m["dn"]))

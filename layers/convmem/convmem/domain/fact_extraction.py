@@ -397,7 +397,7 @@ _REQUEST = re.compile(
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
-    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라)[.!?~^ㅋㅎㅠㅜ\s]*$"
+    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|(?<![가-힣])사라|타라)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # ... and as 경상도 says 줘, ~도 ending the sentence ("합정 집 사진 보내도", "안부 전해도"); not what is
     # conceded ("지금은 안 해도")
     r"|(?<![안못]\s)(?:보내|전해|알려|가르쳐|챙겨|갖다|가져다|말해|사|줘)도[.!?~^ㅋㅎㅠㅜ\s]*$"
@@ -1304,13 +1304,13 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
 # A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk soon
 # Remy", "Goodnight Bea."): whom they text, said to them; it goes, and so does the same name standing as an
 # address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
-_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|hi|hiya|hey|hello"
+_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|namaste"
                       r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
                       r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
                       # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names)
                       r"|Mum|Mom|Mam|Mummy|Mommy|Mama|Dad|Daddy|Papa|Da|Pa|Ma|Nan|Nana|Gran|Granny|Grandma|Grandpa|Sis|Bro|Son"
                       r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b"
-                      r"(?:\s*[.!?,]+\s*|\s*$|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
+                      r"(?:\s*[.!?,]+\s*|\s*$|[ \t]*\n|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
 # A Korean message opening on whom it is said to: a name with the vocative 아 after a closed
 # syllable and 야 after an open one ("서진아!!", "세희야 나 붙었어"), a name with 님 or 씨 ("모모님,",
 # "하루씨 ..."), or, when it opens the conversation, a bare name set off ("다온, 오늘 ...", "아리,").
@@ -1356,7 +1356,9 @@ _KO_BEFORE_ADDRESS = "(?:그리고|근데|그런데|아|참|아참|그래서|암
 _NOT_A_VERB = (r"(?!(?:got|went|made|took|came|said|told|did|gave|left|won|lost|saw|ran|bought|sold|had|has|is|was|will"
                r"|would|can|could|and|or|but|too|again|here|there)\b)")
 _AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|its|they|this|that|the|my|our|guess|so"
-                  r"|well|oh|ok|okay|yes|no|just|thank|thanks|sorry|good|great|hope)\b")
+                  r"|well|oh|ok|okay|yes|no|just|thank|thanks|sorry|good|great|hope"
+                  # (or what they ask of them: "Jarvis meet Laddoo", "Bea remind me")
+                  r"|meet|check|look|remind|tell|help|find|remember|listen|note|add|save|show|send|please)\b")
 
 
 def _without_called(text: str, called: Collection[str]) -> str:
