@@ -1706,6 +1706,8 @@ def test_a_pet_told_by_its_breed_is_found_by_its_kind(question, told, answer):
     ("How is my grandmother getting on?", "Nana's back on her allotment after the fall (said 9 April 2024)"),
     ("어머니는 무슨 일 하셨지?", "엄마 세탁소 20년째 하시는데 요즘 손목이 아프대 (2024-04-09에 말함)"),
     ("아버지 차가 뭐였더라?", "아빠는 아직 그 낡은 포터 끌고 다니심 (2024-04-09에 말함)"),
+    ("아내는 어떤 진단을 받았나요?", "와이프 조직검사 결과 나왔는데 갑상선 유두암이래요 (2024-04-09에 말함)"),  # a spouse as chat calls them
+    ("남편 직업이 뭐였지?", "신랑은 소방관이라 3교대 해 (2024-04-09에 말함)"),
     # and parents, by a fact naming one
     ("How are my parents doing?", "Dad finally got the all-clear from the cardiologist (said 9 April 2024)"),
     ("부모님은 요즘 어떠세요?", "아빠가 드디어 금연 3개월째래요 (2024-04-09에 말함)"),
@@ -2123,3 +2125,18 @@ def test_a_greeting_on_a_line_of_its_own_names_whom_they_text_and_a_request_to_t
     [pup] = told(extract("Jarvis meet Laddoo 🐶 brought her home yesterday", WED, called={"Jarvis"}))
     assert pup.statement.startswith("Meet Laddoo")
     assert told(extract("콩이 간식은 누나가 알아서 사라 ㅋㅋ", WED)) == []  # "buy it yourself": theirs to do
+
+
+def test_days_that_come_every_week_a_past_said_as_its_present_and_a_night_at_an_hour():
+    fri = datetime(2025, 4, 25, 10, tzinfo=UTC)
+    assert fact_dates.resolve("Apá is still doing dialysis Monday Wednesday Friday at the center", fri)[1] is None
+    assert fact_dates.resolve("dialysis Monday, Wednesday, Friday.", fri)[1] is None
+    assert fact_dates.resolve("Gabe hit his first home run Saturday!", fri)[1] == "2025-04-19"  # (he hit: gone by)
+    assert fact_dates.resolve("we hit the road Saturday", fri)[1] == "2025-04-26"  # (either: the tense does not say)
+    assert fact_dates.resolve("Tuesday night at like 11:30 Apá's phone rang.", fri)[1] == "2025-04-22"
+
+
+def test_news_led_into_mid_message_is_theirs():
+    [fact] = told(extract("Tired lol. But good news in the middle of all this: Gabe made the Cardinals!!", WED))
+    assert "Gabe made the Cardinals" in fact.statement
+    assert told(extract("Tired lol. Good news!! Gabe's team lost though", WED)) == []  # (a reaction, nothing led into)

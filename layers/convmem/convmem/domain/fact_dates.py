@@ -395,7 +395,9 @@ def month_number(name: str) -> int:
 
 
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
-                        "till", "by", "before", "after", "next", "last", "and", "or")
+                        "till", "by", "before", "after", "next", "last", "and", "or",
+                        # (nor the last of a list of days, which come every week: "dialysis Monday Wednesday Friday")
+                        *_WEEKDAYS, *(f"{w}," for w in _WEEKDAYS))
 # (a weekday said bare is none right after one of them: the lookbehinds both bare forms share)
 _NOT_AFTER = "(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for v in (w, w.capitalize())) + ")"
 # Holidays by name: a day of the year (Easter's moves), past or coming as the tense decides.
@@ -450,13 +452,15 @@ _EN_PARTIAL = re.compile(
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
+    r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$"
+    r"|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|morning|afternoon|evening|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b)))"
+    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|morning|afternoon|evening|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
+    r"|\s+(?:night|morning|afternoon|evening|arvo)\s+at\b)))"  # ("Tuesday night at like 11:30 Apá's phone rang")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
@@ -581,9 +585,15 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
     return _past(told or text, False)
 
 
+# A verb whose past is its present, after one person who did it and before what it was done to:
+# past ("Gabe hit his first home run", "she cut her hair"; "they hit the road" may be either).
+_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+)\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
+                        r"(?=\s+(?:his|her|its|a|an|the|my|our|their|him|me|us|them|\d))")
+
+
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
-    out = []
+    out = [m.start(1) for m in _SAME_PAST.finditer(text, lo, len(text) if hi is None else hi)]
     for m in _PAST_EN.finditer(text, lo, len(text) if hi is None else hi):
         word = m.group(0).lower()
         before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]
@@ -592,7 +602,7 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
         if word == "got" and before and before[0] in ("ve", "ive", "have", "has", "s"):  # "ive got to": must, not did
             continue
         out.append(m.start())
-    return out
+    return sorted(out)
 
 
 # A Korean clause quoted (결혼한다고, 갔다고, 연대라고) keeps a tense of its own: "9월 20일에 결혼한다고

@@ -530,10 +530,10 @@ _FRAGMENT_WORDS = 15
 # "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
 # tam"): the visitor's world, as "my dad" would be. English is spoken with the family words of many
 # homes: "Achan's TMT came positive", "Amma took him", "Oma is 90", "Nanay is home", "Abbu had to
-# get the ladder". (Not "sis" or "bro": they are as often the listener, nor "lola", a name too.)
+# get the ladder", "Apá is still doing dialysis". (Not "sis" or "bro": they are as often the listener, nor "lola", a name too.)
 _KIN_NAME = re.compile(r"^(?!ma['\u2019]am)(?:dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|grandma|grandpa|granddad|grandad|"
                        r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
-                       r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|"
+                       r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|"
                        r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer)\b"
                        r"(?!(?-i:\s+[A-Z]))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
 
@@ -1117,7 +1117,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _without_opening_aside(_FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,")), others, answering)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
-        lead = n == 0 or (not news_of_theirs and bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
+        # (... or a sentence that leads into news it tells: "Tired lol. But good news in the middle of all this:
+        # Gabe made the Cardinals!!")
+        opener = re.sub(r"^(?i:but|and|so|oh|also|anyway|anyways)\W+(?:(?i:and)\s+)?", "", line)
+        lead = n == 0 or (not news_of_theirs and (
+            (bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
+            or (bool(_NEWS_LEAD.match(opener)) and re.search(r"[:,\u2013\u2014-]\s*\w", opener) is not None and not _news_lead_only(opener))))
         news_of_theirs = news_of_theirs or (lead and n > 0)
         if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence))):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
