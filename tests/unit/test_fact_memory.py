@@ -417,7 +417,7 @@ def test_this_weekday_is_the_coming_one_or_the_one_gone_by_the_tense_as_on_a_wee
     # a day of the month alone: this month's or the next (the last), or that of the month named before it
     ("국시가 24일이라 요즘 예민함", "2024년 3월 24일", "2024-03-24"),
     # ... and texting's nominal ending (~ㅁ) tells no tense: the nearer one, unless it says it is to come
-    ("설날인 29일에 안동 와서 하룻밤 자고 감", "2024년 2월 29일", "2024-02-29"),
+    ("생일인 29일에 안동 와서 하룻밤 자고 감", "2024년 2월 29일", "2024-02-29"),
     ("3월 1일에 필라테스 등록함", "2024년 3월 1일", "2024-03-01"),
     ("29일에 서울 갈 예정임", "2024년 3월 29일", "2024-03-29"),
     # said in words, as voice input and older texters write them; 그끄저께 is three days back
@@ -2140,3 +2140,15 @@ def test_news_led_into_mid_message_is_theirs():
     [fact] = told(extract("Tired lol. But good news in the middle of all this: Gabe made the Cardinals!!", WED))
     assert "Gabe made the Cardinals" in fact.statement
     assert told(extract("Tired lol. Good news!! Gabe's team lost though", WED)) == []  # (a reaction, nothing led into)
+
+
+def test_lunar_holidays_and_the_day_beside_them_are_dates_of_their_year():
+    sep = datetime(2025, 9, 16, 10, tzinfo=UTC)
+    assert fact_dates.resolve("추석 담날 하루만 쉬고 대청호 갈라고", sep) == ("추석 담날(2025년 10월 7일) 하루만 쉬고 대청호 갈라고", "2025-10-07")
+    assert fact_dates.resolve("설날에 큰집 갔었어", datetime(2025, 3, 1, tzinfo=UTC))[1] == "2025-01-29"
+    assert fact_dates.resolve("설 연휴 끝나고 정형외과 가볼게요", datetime(2024, 1, 20, tzinfo=UTC))[1] == "2024-02-10"
+    assert fact_dates.resolve("설명 들었어, 설치는 내일", sep)[1] != "2025-01-29"  # (설명, 설치: other words)
+    assert fact_dates.resolve("와이프 수술이 27일로 밀렸음", datetime(2025, 8, 12, tzinfo=UTC))[1] == "2025-08-27"
+    # a holiday names its own day, not the month of a day alone said after it
+    [fact] = told(extract("올해 추석은 밴쿠버에서 쇠겠다. 베란다 방수공사는 15일날 끝났다. 사흘 걸렸다", datetime(2025, 7, 20, tzinfo=UTC)))
+    assert "2025년 7월 15일" in fact.statement

@@ -419,6 +419,30 @@ _HOLIDAY_NAMES = "|".join(sorted([*_HOLIDAYS, *_WEEKDAY_HOLIDAYS], key=len, reve
 _KO_HOLIDAYS = {"삼일절": (3, 1), "어린이날": (5, 5), "어버이날": (5, 8), "스승의 날": (5, 15), "스승의날": (5, 15), "현충일": (6, 6),
                 "제헌절": (7, 17), "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9), "크리스마스": (12, 25),
                 "성탄절": (12, 25), "크리스마스이브": (12, 24), "크리스마스 이브": (12, 24)}
+# ... and the two on the lunar calendar, whose day moves: 설날 (the lunar new year) and 추석, 2000-2050
+# (MMDD by year from 2000, converted once by the KARI standard, the korean-lunar-calendar package).
+_LUNAR_FIRST_YEAR = 2000
+_SEOLLAL = ("0205 0124 0212 0201 0122 0209 0129 0218 0207 0126 0214 0203 0123 0210 0131 0219 0208 0128 0216 0205 0125 "
+            "0212 0201 0122 0210 0129 0217 0207 0127 0213 0203 0123 0211 0131 0219 0208 0128 0215 0204 0124 0212 0201 "
+            "0122 0210 0130 0217 0206 0126 0214 0202 0123").split()
+_CHUSEOK = ("0912 1001 0921 0911 0928 0918 1006 0925 0914 1003 0922 0912 0930 0919 0908 0927 0915 1004 0924 0913 1001 "
+            "0921 0910 0929 0917 1006 0925 0915 1003 0922 0912 1001 0919 0908 0927 0916 1004 0924 0913 1002 0921 0910 "
+            "0928 0917 1005 0925 0915 1004 0922 0911 0930").split()
+_KO_LUNAR = {"설날": _SEOLLAL, "구정": _SEOLLAL, "설": _SEOLLAL, "추석": _CHUSEOK, "한가위": _CHUSEOK}
+# The day before or after one ("추석 담날 대청호 갈라고", "설 전날"), and the day itself.
+_KO_HOLIDAY_SIDES = {"전날": -1, "전 날": -1, "담날": 1, "다음날": 1, "다음 날": 1, "뒷날": 1, "당일": 0}
+
+
+def _lunar_days(name: str, said: date) -> tuple[date | None, date | None]:
+    """The lunar holiday ``name`` gone by before ``said`` and the one to come (None outside the table)."""
+    days = []
+    for year in (said.year - 1, said.year, said.year + 1):
+        if 0 <= year - _LUNAR_FIRST_YEAR < len(_KO_LUNAR[name]):
+            mmdd = _KO_LUNAR[name][year - _LUNAR_FIRST_YEAR]
+            days.append(date(year, int(mmdd[:2]), int(mmdd[2:])))
+    return (max((d for d in days if d <= said), default=None), min((d for d in days if d >= said), default=None))
+
+
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
 _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest\s)"  # (a church's harvest thanksgiving)
@@ -483,11 +507,16 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
                          r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*[월화수목금토일](?:요일|욜)"
+                         r"|로\s*(?:다시\s*)?(?:미뤘|미뤄|미룸|밀렸|밀려|밀림|바뀌|바꼈|바꿨|바꿈|변경|연기|당겨|당겼|당김|잡혔|잡았|잡음|정했|옮겼)"
                          r"|(?<=달\s\d일)|(?<=달\s\d\d일)|(?<=달\d일)|(?<=달\d\d일))"
                          # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
                          # (the last), as the tense says; not a day of it, nor a count ("3개월")
                          # ... and a holiday on a fixed day ("첫 출근 삼일절임", "광복절 끼워서")
                          r"|(?P<kh>" + "|".join(sorted(_KO_HOLIDAYS, key=len, reverse=True)) + r")"
+                         # ... and one on the lunar calendar, or the day beside it ("추석 담날", "설 지나고"; 설 alone
+                         # only before what is said of the holiday: 설명, 설치 and 설거지 are other words)
+                         r"|(?<![가-힣])(?P<kl>설날|구정|추석|한가위|설(?=\s*(?:연휴|쇠|지나|전에|때|끝나|당일|전날|담날|다음\s?날)))"
+                         r"(?:\s*(?P<kls>" + "|".join(_KO_HOLIDAY_SIDES) + r"))?"
                          r"|(?<![년\d])(?<!년 )(?<![-.~])(?P<km>1[0-2]|[1-9])월(?!\s*\d{1,2}일)(?=\s*(?:초|중순|말|초순|하순)?(?:에|부터|까지|쯤|경|달|엔|이|이라|이야|로))")
 _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
@@ -537,7 +566,7 @@ _KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|�
 # day something else is moved on ("월요일에 큰 병원으로 옮겼다").
 _KO_MOVED_TO = re.compile(r"(?:(?:에서|부터)\s*(?:(?:\d+년\s*)?(?:\d+월\s*)?\d+일|[월화수목금토일]요일)(?:\s*까지)?"
                           r"|\s*(?:출발|도착|일정|날짜|예약|시작))?"
-                          r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|당겨|앞당)")
+                          r"(?:으로|로)\s*(?:다시\s*)?(?:미뤘|미뤄|미루|밀렸|밀려|밀림|바꼈|바뀌|바꿨|바꿔|옮겼|옮겨|변경|연기|당겼|당겨|앞당)")
 
 
 # "so excited", "I'm tired", "feel rested": a word in -ed after these describes, it does not tell
@@ -630,7 +659,7 @@ _KO_CALLED_OFF = re.compile(r"\s*(?:거|것|건|꺼|을|를|은|는|도|에\s*�
 
 def _ko_past_at(text: str, end: int) -> bool | None:
     """Whether the Korean date ending at ``text[end]`` is past: by the clause quoted after it, if
-    one is, else by the sentence; None when a nominal ending tells no tense ("설날인 29일에 안동 와서
+    one is, else by the sentence; None when a nominal ending tells no tense ("생일인 29일에 안동 와서
     하룻밤 자고 감"): the nearer day."""
     if _KO_CALLED_OFF.match(text, end):
         return None
@@ -812,6 +841,13 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or _by_tense(
             said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
         return None if d is None else (ko_day_text(d), d.isoformat())
+    if korean and m["kl"]:  # (the same, on the lunar calendar, and the day beside it)
+        side = _KO_HOLIDAY_SIDES.get(m["kls"] or "", 0)
+        d = _by_tense(said, True if tense else None, *_lunar_days(m["kl"], said))
+        if d is None:
+            return None
+        d += timedelta(days=side)
+        return f"{m['kl']}{' ' + m['kls'] if m['kls'] else ''}({ko_day_text(d)})", d.isoformat()
     if korean and m["kh"]:  # (gone by when its clause is past, else the nearer, as a holiday in English)
         d = _by_tense(said, True if tense else None, _partial_day(said, *_KO_HOLIDAYS[m["kh"]], True),
                       _partial_day(said, *_KO_HOLIDAYS[m["kh"]], False))
@@ -879,7 +915,7 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
     for pattern, korean in ((_EN_PARTIAL, False), (_KO_PARTIAL, True)):
         for m in pattern.finditer(text):
             if any(r.start < m.end() and m.start() < r.end for r in out) or (
-                    korean and m["kh"] and any(not text[r.end: m.start()].strip() for r in out)):
+                    korean and (m["kh"] or m["kl"]) and any(not text[r.end: m.start()].strip() for r in out)):
                 continue  # "last Thursday" is resolved already (and "3월 1일 삼일절" is that day)
             earlier = max((r for r in out if r.end <= m.start() and len(r.when) == 10), key=lambda r: r.end, default=None)
             if korean and m["kd"]:
@@ -894,7 +930,7 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 _MOVED_TO.search(text, 0, m.start("dn") if m["dn"] else m.start()) is not None
                 or _UNREALISED.search(text, 0, m.start()) is not None)
             alone = korean and not _KO_LEFT.sub("", text[: m.start()] + text[m.end():]).strip()  # ("5월 말에", "목요일에")
-            past = since or (not moved and (None if alone else (_ko_clause_past if m["km"] or m["kh"] else _ko_past_at)(text, m.end()) if korean else _tense_at(
+            past = since or (not moved and (None if alone else (_ko_clause_past if m["km"] or m["kh"] or m["kl"] else _ko_past_at)(text, m.end()) if korean else _tense_at(
                 text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
             if not korean and m["hol"]:
                 rel = (m["hrel"] or "").strip().lower()
@@ -1019,6 +1055,17 @@ def ko_spoken_dates(text: str) -> str:
         return text
     text = _KO_SPOKEN_DAY.sub(_spoken_day, text)
     return _KO_SPOKEN_MONTH.sub(lambda m: f"{10 if m[1] == '시' else 11 if m[1] == '십일' else 12 if m[1] == '십이' else _KO_SINO[m[1]]}월", text)
+
+
+# How a holiday's day is written ("추석(2025년 10월 6일)", "Christmas (25 December 2025)"): that day is the
+# holiday's, not the month a day alone said after it is of ("올해 추석은 밴쿠버에서 쇠겠다. 베란다 방수공사는
+# 15일날 끝났다" is July's 15th; "Christmas was lovely. We fly back the 3rd" is January's).
+_HOLIDAY_WRITTEN = re.compile(r"\S\s?\((?:\d{4}년 \d{1,2}월 \d{1,2}일|\d{1,2} [A-Z][a-z]+ \d{4})\)")
+
+
+def names_a_holiday(resolved: str) -> bool:
+    """Whether a resolved text names its day by a holiday (``_HOLIDAY_WRITTEN``)."""
+    return _HOLIDAY_WRITTEN.search(resolved) is not None
 
 
 def resolve(text: str, said_at: datetime, asked: str | None = None, month: str | None = None) -> tuple[str, str | None]:

@@ -1141,7 +1141,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         resolved = sentence
         if said_at is not None:
             resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None, month)
-            month = when[:7] if when and len(when) == 10 else month
+            month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
