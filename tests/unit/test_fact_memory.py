@@ -2152,3 +2152,17 @@ def test_lunar_holidays_and_the_day_beside_them_are_dates_of_their_year():
     # a holiday names its own day, not the month of a day alone said after it
     [fact] = told(extract("올해 추석은 밴쿠버에서 쇠겠다. 베란다 방수공사는 15일날 끝났다. 사흘 걸렸다", datetime(2025, 7, 20, tzinfo=UTC)))
     assert "2025년 7월 15일" in fact.statement
+
+
+def test_a_day_of_the_month_without_its_the_and_a_weekday_before_a_number_of_something_else():
+    def when(text: str, said: datetime) -> str | None:
+        return fact_dates.resolve(text, said)[1]
+    assert when("2-1, Sunday 11th. He cry in car", datetime(2025, 5, 17, tzinfo=UTC)) == "2025-05-11"
+    assert when("I pick him up on 12th, Saturday", datetime(2025, 7, 3, tzinfo=UTC)) == "2025-07-12"
+    assert when("the gearbox shifts from 2nd to 3rd", datetime(2025, 7, 3, tzinfo=UTC)) is None  # (no day: gears)
+    assert when("we are on 3rd floor", datetime(2025, 7, 3, tzinfo=UTC)) is None
+    assert when("Passed theory test! Thursday, 48 from 50 on questions", datetime(2025, 2, 2, tzinfo=UTC)) == "2025-01-30"
+    assert fact_dates.resolve("On Thursday, July 3, 8 am at the agency", datetime(2025, 7, 1, tzinfo=UTC))[0] == (
+        "On Thursday, 3 July 2025, 8 am at the agency")  # (the date says which Thursday: once)
+    # what they wrote about doing is still to come
+    assert when("Emailed my manager about coming back on the 2nd of september", datetime(2024, 4, 4, tzinfo=UTC)) == "2024-09-02"

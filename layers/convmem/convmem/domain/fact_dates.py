@@ -460,7 +460,9 @@ _EN_PARTIAL = re.compile(
     # "flying back the 16th", "the 28th to the 2nd"): not an ordinal of something ("the 4th year")
     r"|(?<=[A-Za-z,]\s)(?=the\s+\d{1,2}(?:st|nd|rd|th)(?:[.,!?;:)~]|\s*$|\s+(?:to|till|til|until|and|at|if|when|so|lol"
     r"|haha|through|thru|[-\u2013])(?:\s|$))))"
-    r"(?P<dn>the\s+\d{1,2}(?:st|nd|rd|th))\b"
+    # (the "the" left out after on, by or a weekday, as texting and learners of English do:
+    # "Final order come in post on 20th", "Pick up was Saturday 19th")
+    r"(?P<dn>(?:the\s+|(?<=[Oo]n\s)|(?<=[Bb]y\s)|(?<=day\s)|(?<=day,\s))\d{1,2}(?:st|nd|rd|th))\b"
     r"(?!\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r"|century|centuries|birthday|anniversary|floor|time|place|row|hole|minute|team|grade|round|level|page|step)\b)|"
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
@@ -497,7 +499,8 @@ _EN_PARTIAL = re.compile(
                                   key=len, reverse=True)) + r")"
     r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
     r"(?=[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
-    r"(?!,?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)"  # ("monday 7th july": the date says which Monday)
+    # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
+    r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day; nor one that names
 # the day of the month before it, "23일 수욜": that day is the one)
@@ -591,6 +594,11 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     return before[-1] if before else 0, after.start() if after else len(text)
 
 
+# What one wrote or asked about doing is still to come ("Emailed my manager about coming back on the 2nd
+# of september", "asked about starting in June").
+_ABOUT_DOING = re.compile(r"\babout\s+[a-z]{2,}ing\b", re.IGNORECASE)
+
+
 def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool | None:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
@@ -600,6 +608,7 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
     has a tense and the day stands alone ("5 August." opening the news)."""
     lo, hi = _clause(text, start, end)
     marks = sorted([*((m.start(), False) for m in _FUTURE_EN.finditer(text, lo, hi)),
+                    *((m.start(), False) for m in _ABOUT_DOING.finditer(text, lo, hi)),
                     *((m.start(), False) for m in _PRESENT_EN.finditer(text, lo, hi)),
                     *((i, True) for i in _past_at(text, lo, hi))], key=lambda mark: (mark[0], not mark[1]))
     # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
