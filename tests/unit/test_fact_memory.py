@@ -2166,3 +2166,9 @@ def test_a_day_of_the_month_without_its_the_and_a_weekday_before_a_number_of_som
         "On Thursday, 3 July 2025, 8 am at the agency")  # (the date says which Thursday: once)
     # what they wrote about doing is still to come
     assert when("Emailed my manager about coming back on the 2nd of september", datetime(2024, 4, 4, tzinfo=UTC)) == "2024-09-02"
+
+
+def test_laughter_before_a_turn_to_their_own_news_is_no_reaction():
+    [fact] = told(extract("ㅋㅋ 그리고 신랑이 중고 운반차 샀어", WED))
+    assert "운반차" in fact.statement
+    assert told(extract("ㅋㅋ 보리 배 나온 거 봐", WED)) == []  # (laughing at what they sent: a reaction)

@@ -205,7 +205,9 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 # ... and so does a sigh ("아이고 보리 고생한다", "아이고 축하한다 우리딸~~"): what the other party told moved them.
-_KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"|^(?:아이고|아이구|어이구)")
+# (Not laughter before a turn to news of their own: "ㅋㅋ 그리고 신랑이 중고 운반차 샀어".)
+_KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"(?![.!~\s]*(?:아\s*)?(?:그리고|근데|그런데|참|암튼|아무튼|그나저나)\s)"
+                                r"|^(?:아이고|아이구|어이구)")
 # "~겠네요" muses on what was just heard even with 나 or 저 ("준영 씨한테 내가 한소리 해야겠네요",
 # "저도 다이어트 해야겠네요"): a reaction, not news.
 _KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
