@@ -2172,3 +2172,9 @@ def test_laughter_before_a_turn_to_their_own_news_is_no_reaction():
     [fact] = told(extract("ㅋㅋ 그리고 신랑이 중고 운반차 샀어", WED))
     assert "운반차" in fact.statement
     assert told(extract("ㅋㅋ 보리 배 나온 거 봐", WED)) == []  # (laughing at what they sent: a reaction)
+
+
+def test_a_call_on_the_phone_gives_no_name():
+    assert not any(f.key == "name" for f in extract("Today manager Phil call me to office", WED))
+    assert not any(f.key == "name" for f in extract("The surgery will call me on Friday with the results", WED))
+    assert [f.value for f in extract("Hi! Call me Sam, everyone does", WED) if f.key == "name"] == ["Sam"]
