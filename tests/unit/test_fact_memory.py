@@ -2178,3 +2178,12 @@ def test_a_call_on_the_phone_gives_no_name():
     assert not any(f.key == "name" for f in extract("Today manager Phil call me to office", WED))
     assert not any(f.key == "name" for f in extract("The surgery will call me on Friday with the results", WED))
     assert [f.value for f in extract("Hi! Call me Sam, everyone does", WED) if f.key == "name"] == ["Sam"]
+
+
+def test_a_korean_what_meets_nothing_and_a_dialects_verb_meets_the_question():
+    facts = [_fact("note.licence", "인가 났어 시청에서 전화 왔당께 이제 나도 사장님이여 (2025-04-10에 말함)"),
+             _fact("note.smoke", "스무살 때부터 피웠응께 이십오년이여 디스플러스 하루 한갑 (2025-02-03에 말함)"),
+             *[_fact(f"note.day{i}", f"{i}번째 손님 태우고 송정역 다녀왔어 (2025-03-{i:02d}에 말함)") for i in range(1, 25)]]
+    # "무엇인가요" is "what is it": its syllables are no topic ("인가 났어" is a licence granted)
+    assert recall(facts, "피우던 담배 브랜드는 무엇인가요?", budget_tokens=300, max_facts=1)[0].key == "note.smoke"
+    assert fact_dates.resolve("정월 대보름부터 딱 끊을라고", datetime(2025, 2, 3, tzinfo=UTC))[1] == "2025-02-12"

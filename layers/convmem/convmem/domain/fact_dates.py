@@ -428,7 +428,9 @@ _SEOLLAL = ("0205 0124 0212 0201 0122 0209 0129 0218 0207 0126 0214 0203 0123 02
 _CHUSEOK = ("0912 1001 0921 0911 0928 0918 1006 0925 0914 1003 0922 0912 0930 0919 0908 0927 0915 1004 0924 0913 1001 "
             "0921 0910 0929 0917 1006 0925 0915 1003 0922 0912 1001 0919 0908 0927 0916 1004 0924 0913 1002 0921 0910 "
             "0928 0917 1005 0925 0915 1004 0922 0911 0930").split()
-_KO_LUNAR = {"설날": _SEOLLAL, "구정": _SEOLLAL, "설": _SEOLLAL, "추석": _CHUSEOK, "한가위": _CHUSEOK}
+_KO_LUNAR = {"설날": _SEOLLAL, "구정": _SEOLLAL, "설": _SEOLLAL, "추석": _CHUSEOK, "한가위": _CHUSEOK,
+             "정월 대보름": _SEOLLAL, "정월대보름": _SEOLLAL, "대보름": _SEOLLAL}
+_DAYS_AFTER_SEOLLAL = {"정월 대보름": 14, "정월대보름": 14, "대보름": 14}  # (the first full moon: the 15th of the first month)
 # The day before or after one ("추석 담날 대청호 갈라고", "설 전날"), and the day itself.
 _KO_HOLIDAY_SIDES = {"전날": -1, "전 날": -1, "담날": 1, "다음날": 1, "다음 날": 1, "뒷날": 1, "당일": 0}
 
@@ -439,7 +441,7 @@ def _lunar_days(name: str, said: date) -> tuple[date | None, date | None]:
     for year in (said.year - 1, said.year, said.year + 1):
         if 0 <= year - _LUNAR_FIRST_YEAR < len(_KO_LUNAR[name]):
             mmdd = _KO_LUNAR[name][year - _LUNAR_FIRST_YEAR]
-            days.append(date(year, int(mmdd[:2]), int(mmdd[2:])))
+            days.append(date(year, int(mmdd[:2]), int(mmdd[2:])) + timedelta(days=_DAYS_AFTER_SEOLLAL.get(name, 0)))
     return (max((d for d in days if d <= said), default=None), min((d for d in days if d >= said), default=None))
 
 
@@ -518,7 +520,7 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"|(?P<kh>" + "|".join(sorted(_KO_HOLIDAYS, key=len, reverse=True)) + r")"
                          # ... and one on the lunar calendar, or the day beside it ("추석 담날", "설 지나고"; 설 alone
                          # only before what is said of the holiday: 설명, 설치 and 설거지 are other words)
-                         r"|(?<![가-힣])(?P<kl>설날|구정|추석|한가위|설(?=\s*(?:연휴|쇠|지나|전에|때|끝나|당일|전날|담날|다음\s?날)))"
+                         r"|(?<![가-힣])(?P<kl>정월\s?대보름|대보름|설날|구정|추석|한가위|설(?=\s*(?:연휴|쇠|지나|전에|때|끝나|당일|전날|담날|다음\s?날)))"
                          r"(?:\s*(?P<kls>" + "|".join(_KO_HOLIDAY_SIDES) + r"))?"
                          r"|(?<![년\d])(?<!년 )(?<![-.~])(?P<km>1[0-2]|[1-9])월(?!\s*\d{1,2}일)(?=\s*(?:초|중순|말|초순|하순)?(?:에|부터|까지|쯤|경|달|엔|이|이라|이야|로))")
 _PAST_EN = re.compile(

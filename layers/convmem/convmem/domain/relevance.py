@@ -26,10 +26,13 @@ STOP_WORDS = frozenset(_STOP)
 # 어떻게 ahead of the ones saying LDL. (Where, who and when stay: "어디로 이사가? 운정으로" echoes the
 # question the fact answers.)
 _KO_HOW = re.compile(r"어떻|어땠|어떨|어떠")
+# ... and "what" is, with its endings (무엇인가요, 뭐였지, 무슨, 어떤): its syllables met other words
+# ("무엇인가요" met "인가 났어", a licence granted, ahead of the answer).
+_KO_WHAT = re.compile(r"무엇|뭐|뭔|무슨|어떤")
 
 
 def _stop(word: str) -> bool:
-    return word in _STOP or bool(_KO_HOW.match(word))
+    return word in _STOP or bool(_KO_HOW.match(word) or _KO_WHAT.match(word))
 
 
 # Common irregular past forms, so "What did I make?" meets "made", "Where did I go?" meets "went".
@@ -126,7 +129,9 @@ def _without_particle(word: str) -> tuple[str, ...]:
 _KO_ENDINGS = tuple(sorted(set(
     "었어요 았어요 였어요 었어 았어 였어 었다 았다 였다 어요 아요 여요 세요 습니다 는데요 는데 은데 니까 으니까 으니 "
     "으면 면서 려고요 려고 려구 으려고 나요 냐 나 니 는 은 을 던 았던 었던 고 기엔 기는 기도 기 게 지 지만 어서 아서 서 다 더라 도록 "
-    "자 죠 요 어 아".split()), key=len, reverse=True))
+    "자 죠 요 어 아 더라고 "
+    # ... and the dialects' (전라도 피웠응께, 했당께, 하는디, 갔드만; 경상도 했능교), so a speaker of one meets the question
+    "응께 응게 니께 당께 랑께 는디 은디 든디 던디 드만 드라 드라고 부렀어 부렀다 브렀어 구만 구먼 능교 는기라".split()), key=len, reverse=True))
 _KO_BASE_VOWEL = {4: 18, 6: 20, 9: 8, 14: 13, 1: 0, 10: 11}  # (vowel indices of the Unicode Hangul block)
 _KO_FUSED_FINAL = frozenset({4, 8, 16, 20})  # ㄴ ㄹ ㅁ ㅆ
 # A root in more than this share of the documents (하, 보) matches nothing in particular: it would
