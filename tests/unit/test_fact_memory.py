@@ -2187,3 +2187,10 @@ def test_a_korean_what_meets_nothing_and_a_dialects_verb_meets_the_question():
     # "무엇인가요" is "what is it": its syllables are no topic ("인가 났어" is a licence granted)
     assert recall(facts, "피우던 담배 브랜드는 무엇인가요?", budget_tokens=300, max_facts=1)[0].key == "note.smoke"
     assert fact_dates.resolve("정월 대보름부터 딱 끊을라고", datetime(2025, 2, 3, tzinfo=UTC))[1] == "2025-02-12"
+
+
+def test_an_endearment_after_the_agents_name_is_part_of_the_address_and_no_is_no_name():
+    [fact] = told(extract("Marnie me love it's gone ten and I'm up at six to do the bread", WED, called={"Marnie"}))
+    assert fact.statement.startswith("It's gone ten")
+    assert told(extract("There Marnie me dear", WED, called={"Marnie"})) == []
+    assert not any(f.key == "agent.name" for f in extract("아니야 대수야! 그래서 월말로 미루자", WED))  # 아니야: "no"

@@ -1328,7 +1328,7 @@ _KO_CALLED = re.compile(r"^\s*([가-힣]{1,4}?)(아|야|님|씨)?([,!~.]*)(?=\s|
 # or a word read as name and 아/야 (괜찮아, 이거야, 진짜야) are none either.
 _KO_NOT_CALLED = frozenset("어머 아버 장모 장인 시어머 시아버 선생 사장 부장 과장 차장 팀장 실장 원장 교수 기사 목사 대표 이사 고객 회원 손님 아저 아가 마음"
                            " 언니 누나 오빠 엄마 아빠 동생 할머 할아 이모 고모 삼촌 괜찮 귀찮 점잖 이거 그거 저거 어디"
-                           " 누구 진짜 정말 최고 여기 거기 저기 처음 다행 아직 그래 그러".split())
+                           " 누구 진짜 정말 최고 여기 거기 저기 처음 다행 아직 그래 그러 아니 이제 지금 내일 오늘 어제 벌써 하나 미안 고마".split())
 
 
 def _closed(syllable: str) -> bool:
@@ -1364,10 +1364,14 @@ _BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but)"  # 
 _KO_BEFORE_ADDRESS = "(?:그리고|근데|그런데|아|참|아참|그래서|암튼|아무튼|저기|네|응|어)"
 _NOT_A_VERB = (r"(?!(?:got|went|made|took|came|said|told|did|gave|left|won|lost|saw|ran|bought|sold|had|has|is|was|will"
                r"|would|can|could|and|or|but|too|again|here|there)\b)")
-_AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|its|they|this|that|the|my|our|guess|so"
+_AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|its|they|this|that|the|my|me|our|guess|so"
                   r"|well|oh|ok|okay|yes|no|just|thank|thanks|sorry|good|great|hope"
                   # (or what they ask of them: "Jarvis meet Laddoo", "Bea remind me")
                   r"|meet|check|look|remind|tell|help|find|remember|listen|note|add|save|show|send|please)\b")
+
+
+# (with the endearment after it, part of the address: "Marnie me love it's gone ten", "There Marnie my dear")
+_ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|lovely|lad|friend))?"
 
 
 def _without_called(text: str, called: Collection[str]) -> str:
@@ -1382,8 +1386,8 @@ def _without_called(text: str, called: Collection[str]) -> str:
         name = re.escape(name)
         if name[:1].isascii():
             text = re.sub(rf"(?<![.!?])(?:\s*,)?\s+(?<!\bwith\s)(?<!\bto\s)(?<!\bfor\s)(?<!\band\s)(?<!\bfrom\s)(?<!\bat\s)(?<!\bof\s)(?<!\bby\s)"
-                          rf"{name}(?=\s*[.!?,]|\s*$)", "", text)
-            text = re.sub(rf"(?:^|(?<=[.!?]\s))(\s*(?:{_BEFORE_ADDRESS},?\s+)?){name}(?:\s*,|\s+comma)?[!.]*\s+"
+                          rf"{name}{_ENDEARMENT}(?=\s*[.!?,]|\s*$)", "", text)
+            text = re.sub(rf"(?:^|(?<=[.!?]\s))(\s*(?:{_BEFORE_ADDRESS},?\s+)?){name}{_ENDEARMENT}(?:\s*,|\s+comma)?[!.]*\s+"
                           rf"(?={_AFTER_ADDRESS})(\S)",
                           lambda m: m.group(1) + (m.group(2) if m.group(1).strip() else m.group(2).upper()), text)
             # ... and opening the message before a small noun, texting's case kept ("Tuna basement flooded
