@@ -2194,3 +2194,10 @@ def test_an_endearment_after_the_agents_name_is_part_of_the_address_and_no_is_no
     assert fact.statement.startswith("It's gone ten")
     assert told(extract("There Marnie me dear", WED, called={"Marnie"})) == []
     assert not any(f.key == "agent.name" for f in extract("아니야 대수야! 그래서 월말로 미루자", WED))  # 아니야: "no"
+
+
+def test_a_greeting_after_an_interjection_or_with_there_names_whom_they_text():
+    found = extract("Well hello there Marnie my dear. Darren set you up on this tablet for me", WED)
+    assert [f.value for f in found if f.key == "agent.name"] == ["Marnie"]
+    assert not any(f.key == "agent.name" for f in extract("hi there", WED))
+    assert not any(f.key == "agent.name" for f in extract("we'll do it later Pushed it back", WED))

@@ -1310,15 +1310,19 @@ def with_context(found: list[FactCandidate], text: str, said_at: datetime | None
     return out
 
 
+# (with the endearment after it, part of the address: "Marnie me love it's gone ten", "There Marnie my dear")
+_ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|lovely|lad|friend))?"
+
+
 # A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk soon
 # Remy", "Goodnight Bea."): whom they text, said to them; it goes, and so does the same name standing as an
 # address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
 _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|namaste"
-                      r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
+                      r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)(?:[ \t]+there)?[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
                       r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
                       # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names)
                       r"|Mum|Mom|Mam|Mummy|Mommy|Mama|Dad|Daddy|Papa|Da|Pa|Ma|Nan|Nana|Gran|Granny|Grandma|Grandpa|Sis|Bro|Son"
-                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b"
+                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b" + _ENDEARMENT +
                       r"(?:\s*[.!?,]+\s*|\s*$|[ \t]*\n|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
 # A Korean message opening on whom it is said to: a name with the vocative 아 after a closed
 # syllable and 야 after an open one ("서진아!!", "세희야 나 붙었어"), a name with 님 or 씨 ("모모님,",
@@ -1340,7 +1344,8 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
     """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``: a
     greeting opening the message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not one
     where the word is speech ("we'll do it later Pushed it back")."""
-    m = next((m for m in _GREETED.finditer(text) if text[:m.start()].rstrip()[-1:] in ("", ".", "!", "?", ",")), None)
+    m = next((m for m in _GREETED.finditer(text) if text[:m.start()].rstrip()[-1:] in ("", ".", "!", "?", ",")
+              or re.fullmatch(rf"(?:.*[.!?,]\s*)?{_BEFORE_ADDRESS}\s*", text[:m.start()], re.DOTALL)), None)  # (or "Well hello there Marnie")
     name = m.group(1) if m else None
     k = _KO_CALLED.match(text) if name is None else None
     if k is not None:
@@ -1359,7 +1364,7 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
 
 # What follows a name said as an address ("Morag we won it", "Bea you will never guess", "Pip, the
 # hushpuppies"), where the same name before a verb is news of them ("Anneke teaching at York").
-_BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but)"  # ("Ok Bea I have a PT appointment")
+_BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but|anyway|anyways|alright)"  # ("Ok Bea I have a PT appointment")
 # (and after a word that leads on, anywhere: "그래야겠어요 그리고 새미 저 집 문제도 있어요", typed by voice)
 _KO_BEFORE_ADDRESS = "(?:그리고|근데|그런데|아|참|아참|그래서|암튼|아무튼|저기|네|응|어)"
 _NOT_A_VERB = (r"(?!(?:got|went|made|took|came|said|told|did|gave|left|won|lost|saw|ran|bought|sold|had|has|is|was|will"
@@ -1368,10 +1373,6 @@ _AFTER_ADDRESS = (r"(?i:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|you|u|it|it's|
                   r"|well|oh|ok|okay|yes|no|just|thank|thanks|sorry|good|great|hope"
                   # (or what they ask of them: "Jarvis meet Laddoo", "Bea remind me")
                   r"|meet|check|look|remind|tell|help|find|remember|listen|note|add|save|show|send|please)\b")
-
-
-# (with the endearment after it, part of the address: "Marnie me love it's gone ten", "There Marnie my dear")
-_ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|lovely|lad|friend))?"
 
 
 def _without_called(text: str, called: Collection[str]) -> str:
