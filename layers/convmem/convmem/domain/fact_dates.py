@@ -520,7 +520,7 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"|(?P<kh>" + "|".join(sorted(_KO_HOLIDAYS, key=len, reverse=True)) + r")"
                          # ... and one on the lunar calendar, or the day beside it ("추석 담날", "설 지나고"; 설 alone
                          # only before what is said of the holiday: 설명, 설치 and 설거지 are other words)
-                         r"|(?<![가-힣])(?P<kl>정월\s?대보름|대보름|설날|구정|추석|한가위|설(?=\s*(?:연휴|쇠|지나|전에|때|끝나|당일|전날|담날|다음\s?날)))"
+                         r"|(?<![가-힣])(?P<kl>정월 ?대보름|대보름|설날|구정|추석|한가위|설(?=\s*(?:연휴|쇠|지나|전에|때|끝나|당일|전날|담날|다음\s?날)))"
                          r"(?:\s*(?P<kls>" + "|".join(_KO_HOLIDAY_SIDES) + r"))?"
                          r"|(?<![년\d])(?<!년 )(?<![-.~])(?P<km>1[0-2]|[1-9])월(?!\s*\d{1,2}일)(?=\s*(?:초|중순|말|초순|하순)?(?:에|부터|까지|쯤|경|달|엔|이|이라|이야|로))")
 _PAST_EN = re.compile(
