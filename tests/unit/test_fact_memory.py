@@ -2201,3 +2201,10 @@ def test_a_greeting_after_an_interjection_or_with_there_names_whom_they_text():
     assert [f.value for f in found if f.key == "agent.name"] == ["Marnie"]
     assert not any(f.key == "agent.name" for f in extract("hi there", WED))
     assert not any(f.key == "agent.name" for f in extract("we'll do it later Pushed it back", WED))
+
+
+def test_a_question_after_one_of_their_people_by_a_possessive_is_about_their_world():
+    [fact] = told(extract("he's goalie for the Sunset Sharks this spring", WED, previous="how's Ethan's soccer?"))
+    assert fact.statement.startswith("Asked how's Ethan's soccer: He's goalie for the Sunset Sharks")
+    # (someone the visitor never spoke of, asked after with a possessive, is still the asker's word)
+    assert asked_of_them("how's Ethan's soccer?", frozenset()) is None

@@ -866,7 +866,8 @@ def _names_another(question: str, theirs: frozenset[str]) -> bool:
     the other party's word, never made the visitor's: a place or a name may be the asker's own
     ("Still coming to Tacoma?"), what they suggest ("Have you looked at a Toyota Yaris?"), or
     simply wrong."""
-    return any(m.group(0) not in CALENDAR_WORDS and m.group(0).casefold() not in theirs and not _KIN_NAME.match(m.group(0))
+    return any(m.group(0) not in CALENDAR_WORDS and re.sub(r"['\u2019]s$", "", m.group(0)).casefold() not in theirs  # ("How's Ethan's soccer?")
+               and not _KIN_NAME.match(m.group(0))
                and not _KIND_OF_THING.match(question, m.start())  # ("How's Mam?": their mother, as "your mam" is)
                for m in _NAMED_THING.finditer(question))
 
