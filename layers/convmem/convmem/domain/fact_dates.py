@@ -852,17 +852,15 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or _by_tense(
             said, tense, next(_days_of_month(said, nth, True), None), next(_days_of_month(said, nth, False), None))
         return None if d is None else (ko_day_text(d), d.isoformat())
-    if korean and m["kl"]:  # (the same, on the lunar calendar, and the day beside it)
-        side = _KO_HOLIDAY_SIDES.get(m["kls"] or "", 0)
-        d = _by_tense(said, True if tense else None, *_lunar_days(m["kl"], said))
+    if korean and (m["kh"] or m["kl"]):  # (gone by when its clause is past, else the nearer, as a holiday in English;
+        name, side = m["kh"] or m["kl"], m["kl"] and m["kls"]  # on the lunar calendar too, and the day beside it)
+        days = _lunar_days(name, said) if m["kl"] else (_partial_day(said, *_KO_HOLIDAYS[name], True),
+                                                        _partial_day(said, *_KO_HOLIDAYS[name], False))
+        d = _by_tense(said, True if tense else None, *days)
         if d is None:
             return None
-        d += timedelta(days=side)
-        return f"{m['kl']}{' ' + m['kls'] if m['kls'] else ''}({ko_day_text(d)})", d.isoformat()
-    if korean and m["kh"]:  # (gone by when its clause is past, else the nearer, as a holiday in English)
-        d = _by_tense(said, True if tense else None, _partial_day(said, *_KO_HOLIDAYS[m["kh"]], True),
-                      _partial_day(said, *_KO_HOLIDAYS[m["kh"]], False))
-        return None if d is None else (f"{m['kh']}({ko_day_text(d)})", d.isoformat())
+        d += timedelta(days=_KO_HOLIDAY_SIDES.get(side or "", 0))
+        return f"{name}{' ' + side if side else ''}({ko_day_text(d)})", d.isoformat()
     if korean and m["km"]:
         month = int(m["km"])
         years = [said.year, said.year - 1 if month > said.month else said.year + 1 if month < said.month else said.year]
