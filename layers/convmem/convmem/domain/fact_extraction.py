@@ -1345,8 +1345,7 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
     """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``: a
     greeting opening the message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not one
     where the word is speech ("we'll do it later Pushed it back")."""
-    m = next((m for m in _GREETED.finditer(text) if text[:m.start()].rstrip()[-1:] in ("", ".", "!", "?", ",")
-              or re.fullmatch(rf"(?:.*[.!?,]\s*)?{_BEFORE_ADDRESS}\s*", text[:m.start()], re.DOTALL)), None)  # (or "Well hello there Marnie")
+    m = next((m for m in _GREETED.finditer(text) if _GREETING_OPENS.fullmatch(text, 0, m.start())), None)
     name = m.group(1) if m else None
     k = _KO_CALLED.match(text) if name is None else None
     if k is not None:
@@ -1366,6 +1365,10 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
 # What follows a name said as an address ("Morag we won it", "Bea you will never guess", "Pip, the
 # hushpuppies"), where the same name before a verb is news of them ("Anneke teaching at York").
 _BEFORE_ADDRESS = r"(?i:ok|okay|oh|well|so|yes|yeah|no|sorry|aw|ah|and|but|anyway|anyways|alright)"  # ("Ok Bea I have a PT appointment")
+# What may stand before a greeting that names them: nothing, a sentence's end, or a word that leads
+# on ("Hi Bea, it's Peggy", "... says. ta Morag", "Well hello there Marnie"), not speech ("we'll do it
+# later Pushed it back").
+_GREETING_OPENS = re.compile(rf"(?:[\s\S]*[.!?,])?\s*|(?:[\s\S]*[.!?,]\s*)?{_BEFORE_ADDRESS}\s*")
 # (and after a word that leads on, anywhere: "그래야겠어요 그리고 새미 저 집 문제도 있어요", typed by voice)
 _KO_BEFORE_ADDRESS = "(?:그리고|근데|그런데|아|참|아참|그래서|암튼|아무튼|저기|네|응|어)"
 _NOT_A_VERB = (r"(?!(?:got|went|made|took|came|said|told|did|gave|left|won|lost|saw|ran|bought|sold|had|has|is|was|will"
