@@ -25,14 +25,13 @@ STOP_WORDS = frozenset(_STOP)
 # a question echoed ("회사는 어떻게 다녀?"), so "LDL 수치는 어떻게 변했나요?" met every fact saying
 # 어떻게 ahead of the ones saying LDL. (Where, who and when stay: "어디로 이사가? 운정으로" echoes the
 # question the fact answers.)
-_KO_HOW = re.compile(r"어떻|어땠|어떨|어떠")
 # ... and "what" is, with its endings (무엇인가요, 뭐였지, 무슨, 어떤): its syllables met other words
 # ("무엇인가요" met "인가 났어", a licence granted, ahead of the answer).
-_KO_WHAT = re.compile(r"무엇|뭐|뭔|무슨|어떤")
+_KO_HOW_OR_WHAT = re.compile(r"어떻|어땠|어떨|어떠|무엇|뭐|뭔|무슨|어떤")
 
 
 def _stop(word: str) -> bool:
-    return word in _STOP or bool(_KO_HOW.match(word) or _KO_WHAT.match(word))
+    return word in _STOP or bool(_KO_HOW_OR_WHAT.match(word))
 
 
 # Common irregular past forms, so "What did I make?" meets "made", "Where did I go?" meets "went".
