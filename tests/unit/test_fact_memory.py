@@ -2208,3 +2208,9 @@ def test_a_question_after_one_of_their_people_by_a_possessive_is_about_their_wor
     assert fact.statement.startswith("Asked how's Ethan's soccer: He's goalie for the Sunset Sharks")
     # (someone the visitor never spoke of, asked after with a possessive, is still the asker's word)
     assert asked_of_them("how's Ethan's soccer?", frozenset()) is None
+
+
+def test_a_greeting_to_family_by_the_words_of_other_homes_names_no_agent():
+    assert not any(f.key == "agent.name" for f in extract("Hi Amma, all well here", WED))
+    assert not any(f.key == "agent.name" for f in extract("Morning Oma. Flight landed", WED))
+    assert [f.value for f in extract("Morning Mabel, all well", WED) if f.key == "agent.name"] == ["Mabel"]

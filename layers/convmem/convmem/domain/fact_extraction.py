@@ -535,10 +535,11 @@ _FRAGMENT_WORDS = 15
 # tam"): the visitor's world, as "my dad" would be. English is spoken with the family words of many
 # homes: "Achan's TMT came positive", "Amma took him", "Oma is 90", "Nanay is home", "Abbu had to
 # get the ladder", "Apá is still doing dialysis". (Not "sis" or "bro": they are as often the listener, nor "lola", a name too.)
-_KIN_NAME = re.compile(r"^(?!ma['\u2019]am)(?:dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|grandma|grandpa|granddad|grandad|"
-                       r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
-                       r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|"
-                       r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer)\b"
+_KIN_WORDS = (r"dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|grandma|grandpa|granddad|grandad|"
+              r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
+              r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|"
+              r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer")
+_KIN_NAME = re.compile(rf"^(?!ma['\u2019]am)(?:{_KIN_WORDS})\b"
                        r"(?!(?-i:\s+[A-Z]))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
 
 
@@ -1321,9 +1322,10 @@ _ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|love
 _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|namaste"
                       r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)(?:[ \t]+there)?[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
                       r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
-                      # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names)
-                      r"|Mum|Mom|Mam|Mummy|Mommy|Mama|Dad|Daddy|Papa|Da|Pa|Ma|Nan|Nana|Gran|Granny|Grandma|Grandpa|Sis|Bro|Son"
-                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Boss|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b" + _ENDEARMENT +
+                      # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names; the
+                      # family words _KIN_NAME knows, "Hi Amma", "Morning Oma", are none either)
+                      r"|(?i:" + _KIN_WORDS + r")|Sis|Bro|Son"
+                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b" + _ENDEARMENT +
                       r"(?:\s*[.!?,]+\s*|\s*$|[ \t]*\n|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
 # A Korean message opening on whom it is said to: a name with the vocative 아 after a closed
 # syllable and 야 after an open one ("서진아!!", "세희야 나 붙었어"), a name with 님 or 씨 ("모모님,",
