@@ -2214,3 +2214,19 @@ def test_a_greeting_to_family_by_the_words_of_other_homes_names_no_agent():
     assert not any(f.key == "agent.name" for f in extract("Hi Amma, all well here", WED))
     assert not any(f.key == "agent.name" for f in extract("Morning Oma. Flight landed", WED))
     assert [f.value for f in extract("Morning Mabel, all well", WED) if f.key == "agent.name"] == ["Mabel"]
+
+
+def test_the_agents_name_texted_small_after_a_greeting_is_learnt_and_is_no_part_of_what_they_tell():
+    assert [f.value for f in extract("cheers mo. go cats", WED, previous="Go Cats!") if f.key == "agent.name"] == ["Mo"]
+    assert [f.value for f in extract("gday mo. been a while", WED) if f.key == "agent.name"] == ["Mo"]
+    # a greeting before a word for anyone, or a noun after "morning", names no one
+    for text in ("cheers mate, I got the job", "thanks heaps", "hey sorry I've been awol", "hello stranger",
+                 "Hiya cariad. The other eye went tidy", "morning walk. then coffee with Jan"):
+        assert not any(f.key == "agent.name" for f in extract(text, WED)), text
+    # ... and, once known, it closes a sentence small as an address, not as news
+    [fact] = told(extract("im driving again mo!! mr hendricks cleared me at the 6 week check", WED, called={"Mo"}))
+    assert fact.statement.startswith("They're driving again. Mr hendricks")
+    [fact] = told(extract("i'm not paying for another subscription, sorry juniper. i've got the pool", WED, called={"Juniper"}))
+    assert "juniper" not in fact.statement.casefold() and "sorry" not in fact.statement
+    [fact] = told(extract("I bought a van yesterday. wait a mo.", WED, called={"Mo"}))
+    assert "a mo" in fact.statement  # ("half a mo" is a while, not whom they text)

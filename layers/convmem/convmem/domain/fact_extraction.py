@@ -474,7 +474,7 @@ _TO_SOMEONE = r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*"
 _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello"
                        r"|고마워요?|고맙습니다|감사합니다|감사해요|미안해요?|죄송해요|죄송합니다|안녕)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
-_GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)" + _TO_SOMEONE, re.IGNORECASE)
+_GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)(?:" + _TO_SOMEONE + r"|[\s!.]*)", re.IGNORECASE)  # (its name may be gone: _without_called)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
@@ -1327,6 +1327,23 @@ _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:m
                       r"|(?i:" + _KIN_WORDS + r")|Sis|Bro|Son"
                       r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b" + _ENDEARMENT +
                       r"(?:\s*[.!?,]+\s*|\s*$|[ \t]*\n|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
+# ... and texting writes the name small ("cheers mo", "gday mo.", "ta mo"): after a greeting that
+# is no noun's first word ("morning walk.", "night shift!" are none), a small word that ends the
+# sentence or comes before "I" or "it", and is no word of speech nor a word for anyone ("cheers
+# mate", "thanks heaps", "hi all").
+_SMALL_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s))(?:hi|hiya|hey|heya|hello|howdy|g'?day|cheers|thanks|thx|ta|bye)[ \t]+([a-z]{2,8})"
+                            r"(?:\s*[.!?]+\s*|\s*$|[ \t]*\n|\s+(?=(?:i|i'll|ill|i'm|im|i've|ive|we|it's|its|it)\s))")
+_NOT_CALLED_SMALL = frozenset("mate mates all everyone everybody guys heaps lots again there love hun hon babe baby buddy bud pal dude "
+                              "bro sis cuz cousin man girl girls lads ladies folks team both doc sir stranger darling dear sweetie "
+                              "pet hen duck chuck petal cariad mahal anak beta habibi yaar boo bub".split())
+
+
+def _small_greeted(text: str) -> list[re.Match[str]]:
+    """The greetings in ``text`` that name whom they text small (``_SMALL_GREETED``)."""
+    return [m for m in _SMALL_GREETED.finditer(text)
+            if _small_name(m.group(1)) and m.group(1) not in _NOT_CALLED_SMALL and m.group(1) not in _INTERJECTIONS]
+
+
 # A Korean message opening on whom it is said to: a name with the vocative 아 after a closed
 # syllable and 야 after an open one ("서진아!!", "세희야 나 붙었어"), a name with 님 or 씨 ("모모님,",
 # "하루씨 ..."), or, when it opens the conversation, a bare name set off ("다온, 오늘 ...", "아리,").
@@ -1347,8 +1364,8 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
     """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``: a
     greeting opening the message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not one
     where the word is speech ("we'll do it later Pushed it back")."""
-    m = next((m for m in _GREETED.finditer(text) if _GREETING_OPENS.fullmatch(text, 0, m.start())), None)
-    name = m.group(1) if m else None
+    m = next((m for m in (*_GREETED.finditer(text), *_small_greeted(text)) if _GREETING_OPENS.fullmatch(text, 0, m.start())), None)
+    name = m.group(1).capitalize() if m else None
     k = _KO_CALLED.match(text) if name is None else None
     if k is not None:
         word, vocative, mark = k.groups()
@@ -1387,13 +1404,17 @@ def _without_called(text: str, called: Collection[str]) -> str:
     ("Morag we won it!", "Pip comma this is me", "다온 저 왔어요", "민수야 나 ...") or closing one
     ("got the car Wednesday Morag!", "잘게요 다온"); not where it is said of them ("with Morag",
     "Bea's idea", "다온은 요즘 어때요?")."""
-    names = {m.group(1) for m in _GREETED.finditer(text)} | set(called)
+    small = _small_greeted(text)
+    names = {m.group(1) for m in _GREETED.finditer(text)} | {m.group(1).capitalize() for m in small} | set(called)
+    for m in reversed(small):
+        text = text[:m.start()] + text[m.end():]
     text = _GREETED.sub("", text)
     for name in names:
         name = re.escape(name)
         if name[:1].isascii():
+            # (closing a sentence it may be texted small: "im driving again mo!!", not "half a mo.")
             text = re.sub(rf"(?<![.!?])(?:\s*,)?\s+(?<!\bwith\s)(?<!\bto\s)(?<!\bfor\s)(?<!\band\s)(?<!\bfrom\s)(?<!\bat\s)(?<!\bof\s)(?<!\bby\s)"
-                          rf"{name}{_ENDEARMENT}(?=\s*[.!?,]|\s*$)", "", text)
+                          rf"(?<!\ba\s)(?<!\bthe\s)(?:(?<!\b[Nn]o\s)(?i:sorry|thanks|cheers)\s+)?(?:{name}|{name.lower()}){_ENDEARMENT}(?=\s*[.!?,]|\s*$)", "", text)
             text = re.sub(rf"(?:^|(?<=[.!?]\s))(\s*(?:{_BEFORE_ADDRESS},?\s+)?){name}{_ENDEARMENT}(?:\s*,|\s+comma)?[!.]*\s+"
                           rf"(?={_AFTER_ADDRESS})(\S)",
                           lambda m: m.group(1) + (m.group(2) if m.group(1).strip() else m.group(2).upper()), text)
