@@ -2230,3 +2230,32 @@ def test_the_agents_name_texted_small_after_a_greeting_is_learnt_and_is_no_part_
     assert "juniper" not in fact.statement.casefold() and "sorry" not in fact.statement
     [fact] = told(extract("I bought a van yesterday. wait a mo.", WED, called={"Mo"}))
     assert "a mo" in fact.statement  # ("half a mo" is a while, not whom they text)
+
+
+def test_a_thin_answer_nothing_completes_is_kept_with_its_question_when_it_says_something():
+    facts = told(extract("Ruan is rugby rugby rugby. he's eating us out of house and home", WED,
+                         previous="And the kids? Is Ruan still obsessed with rugby"))
+    assert facts[0].statement.startswith("Asked and the kids: Ruan is rugby rugby rugby")
+    # (a question texted without its mark is no news of whom it names: "Is Ruan still ..."; with its mark, neither)
+    assert told(extract("Ruan is rugby rugby rugby. he's eating us out of house and home", WED,
+                        previous="And the kids? Is Ruan still obsessed with rugby?"))[0].statement.startswith("Asked")
+    assert told(extract("Its ok", WED, previous="How bad is the knee?")) == []  # (an answer that says nothing)
+
+
+def test_a_korean_day_set_by_its_weekday_is_dated_and_a_loose_plan_with_its_day_is_kept():
+    [fact] = told(extract("면회 토요일로 정함", datetime(2025, 8, 12, tzinfo=UTC), previous="언제 와?"))
+    assert fact.when == "2025-08-16"
+    assert fact_dates.resolve("아빠 수술이 4일에서 6일로, 목요일로 밀렸어요", datetime(2025, 2, 24, tzinfo=UTC))[1] is None  # (6일's weekday)
+    [fact] = told(extract("돈없음 ㅋㅋ 담주 금요일 빌드 마감이라 그거 끝나고 생각해볼듯", datetime(2025, 3, 3, tzinfo=UTC),
+                          previous="바꿔 그냥 형 그거 4년 썼잖아"))
+    assert fact.when == "2025-03-14"
+    # relief said alone is a reaction to what was heard, and so is the guess after it; relief at their own luck is theirs
+    assert told(extract("진짜 다행이다. 뭉치 수술 잘한 듯", WED, previous="뭉치도 이제 잘 뛰어다녀. 다리가 멀쩡해졌어")) == []
+    assert told(extract("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요", WED, previous="어머님은 어디 사세요?"))
+
+
+
+def test_howzit_and_yo_greet_whom_they_text():
+    found = extract("Howzit Johan. Long week. Harvest is done, the last load came in on Friday", WED)
+    assert [f.value for f in found if f.key == "agent.name"] == ["Johan"] and "Johan" not in told(found)[0].statement
+    assert [f.value for f in extract("Yo sam. Bonne année mon chum", WED) if f.key == "agent.name"] == ["Sam"]

@@ -504,15 +504,17 @@ _EN_PARTIAL = re.compile(
     # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )
+# A day something is set to, put off to or moved to ("24일로 미뤘어", "토요일로 정함").
+_KO_SET_TO = r"로\s*(?:다시\s*)?(?:미뤘|미뤄|미룸|밀렸|밀려|밀림|바뀌|바꼈|바꿨|바꿈|변경|연기|당겨|당겼|당김|잡혔|잡았|잡음|정했|정함|옮겼)"
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day; nor one that names
 # the day of the month before it, "23일 수욜": that day is the one)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
-                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?<!\d일)(?<!\d일 )(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날)"
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?<!\d일)(?<!\d일 )(?<!일로,\s)(?<!일로\s)(?<!일로,)(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날|" + _KO_SET_TO + r")"
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")
                          r"|(?<![월박\d])(?<!월 )(?<!박 )(?<![-.~])(?P<kd>\d{1,2})일(?=이라|이야|이고|이에요|이었|이잖|이니|부터|까지|에\s|에는|날|\s*[월화수목금토일](?:요일|욜)"
-                         r"|로\s*(?:다시\s*)?(?:미뤘|미뤄|미룸|밀렸|밀려|밀림|바뀌|바꼈|바꿨|바꿈|변경|연기|당겨|당겼|당김|잡혔|잡았|잡음|정했|옮겼)"
+                         r"|" + _KO_SET_TO +
                          r"|(?<=달\s\d일)|(?<=달\s\d\d일)|(?<=달\d일)|(?<=달\d\d일))"
                          # ... and a month alone ("3월 말에 그만둬요", "작년 ... 10월에"): of this year or the next
                          # (the last), as the tense says; not a day of it, nor a count ("3개월")
@@ -565,7 +567,7 @@ _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|�
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
 _KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡었|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정"
-                          r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|정했|정해)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)|예약했")  # (잡었: 전라도 for 잡았)
+                          r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|잡음|정했|정해|정함)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)|예약했")  # (잡었: 전라도 for 잡았)
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요", "7일 출발로
 # 당겨졌어", "11일부터 24일까지로"), and the day it is moved from ("5월 31일에서 6월 7일로 미뤘어요"); not a
 # day something else is moved on ("월요일에 큰 병원으로 옮겼다").

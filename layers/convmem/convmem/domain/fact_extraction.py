@@ -194,6 +194,9 @@ _KO_NOT_PAST = "".join(f"(?<!{past}다 )(?<!{past}다)" for past in "었았였�
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
+                          # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요"), not at their own
+                          # luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
+                          r"|^\s*(?:(?:아|휴|와|오|진짜|정말|참|넘|너무)\s*)*다행(?:이다|이네|이네요|이에요|이야|임|입니다)"
                           # praise in any form ("귀엽더라", "멋져요", "부러워요")
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러(?:워|웠|운|움)|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
@@ -203,6 +206,9 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
                           r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
+# ... but "~ㄹ 듯" with a day of its own is a plan held loosely ("담주 금요일 빌드 마감이라 그거 끝나고
+# 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
+_KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^ㅎㅋㅠㅜ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
@@ -1014,9 +1020,15 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
     of the two messages also capitalises inside a sentence (a name, not a sentence's first word:
     "Art's awesome" names no one) and that are no day or month."""
     inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)([A-Z][a-z]+)\b", t)}
-    return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "") if not s.rstrip().endswith("?")
+    return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "")
+                     if not s.rstrip().endswith("?") and not _ASKS_WITHOUT_MARK.match(s)
                      for m in re.finditer(r"\b([A-Z][a-z]+)\b", s)
                      if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS)
+
+
+# A question texted without its mark, its verb first ("And the kids? Is Ruan still obsessed with rugby").
+_ASKS_WITHOUT_MARK = re.compile(r"\s*(?:and\s+|so\s+)?(?:is|are|was|were|did|does|do|has|have|will|can|could)\s+[A-Z][a-z]+\s+(?!(?:and|or)\b)[a-z]",
+                                re.IGNORECASE)
 
 
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
@@ -1105,6 +1117,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
+    held_answers = False  # ... that answers the other party's question
+
+    def release() -> None:
+        """A thin answer nothing completed is kept all the same when it has two words of its own: the
+        question says the rest ("And the kids?" - "Ruan is rugby rugby rugby")."""
+        if held is not None and held_answers and len({w for w in held[1] if _says_something(w)}) >= 2:
+            out.append(_told_fact(held[0], held[1], held[2], held[0]))
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
     mine = bool(_FIRST_PERSON.search(text) or _KO_FIRST_PERSON.search(text))
@@ -1134,6 +1153,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
         answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence:
+            release()
             last = held = None
             continue
         if _REQUEST.search(sentence):
@@ -1141,6 +1161,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
         if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
+            release()
             last = held = None
             continue
         when = None
@@ -1149,12 +1170,14 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
+            release()
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
             continue
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
         own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence)) or (
-                   not (_KO_REACTION.search(sentence) or (_KO_REACTION_OPENS.match(sentence) and when is None)
+                   not ((_KO_REACTION.search(sentence) and not (when is not None and _KO_LIKELY_PLAN.search(sentence)))
+                        or (_KO_REACTION_OPENS.match(sentence) and when is None)
                         # (a past recalled right after a question to them is of their matter: "8강도 대단한데?? 테니스
                         # 시작한 지 1년밖에 안 됐잖아")
                         or (n > 0 and sentences[n - 1].rstrip().endswith("?") and _KO_RECALLS.search(sentence))
@@ -1196,6 +1219,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 last, held = len(out) - 1, None
                 continue
         if not own and not continues:
+            release()
             last = held = None
             continue
         sentence = resolved.rstrip(" .!")
@@ -1216,6 +1240,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             # I'm a senior designer now."), or the two thin ones make a dated fact together ("루나툰이라는
             # 회사야. 다음 달 첫째 주부터 출근해"): one fact, so the lead is not lost.
             statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
+        else:
+            release()
         kept, held, last = last, None, None
         if answers and asked:  # what it answers goes with it, held or kept
             statement = f"{asked}? {statement}" if korean else framed(asked, statement)
@@ -1228,9 +1254,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 continue
             slot_said = bool(content) and all(_covered(w, covered) for w in content)  # "My name is Minji.": a slot holds it
             held = (statement, content, when) if own and not slot_said else None
+            # (not one that repeats their news or opens on whom they told of: "How's Leanne? Shelley's up for a
+            # promotion" - "Shelley got the promotion")
+            held_answers = answers and bool(asked) and not _echoes(sentence, heard) and not _opens_on(sentence, others)
             continue
         out.append(_told_fact(statement, content, when, sentence))
         last = len(out) - 1
+    release()
     if said_at is not None:  # when it was said, on what names no time of its own
         said = said_at.date()
         # (in Korean as an ISO date: "2024년 3월 13일에 말함" costs 17 tokens, "2024-03-13에 말함" 12, and
@@ -1252,6 +1282,16 @@ def _told_fact(statement: str, content: list[str], when: str | None, sentence: s
     except ValueError:
         key = "note.other"
     return FactCandidate(key=key, value=value[:300] or sentence[:300], statement=statement[:400], when=when)
+
+
+_PRONOUNS = frozenset("he she they them him her his hers its it we us you".split())
+
+
+def _says_something(word: str) -> bool:
+    """Whether a content word says something of its own: no interjection, pronoun or word of speech
+    ("Its ok", "Ha no", "Shes ok" say nothing; "rugby", "쏘렌토" do), no laugh."""
+    return (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS) if word.isascii() else (
+        len(re.findall(r"[가-힣]", word)) >= 2)
 
 
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False) -> bool:
@@ -1319,7 +1359,7 @@ _ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|love
 # A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk soon
 # Remy", "Goodnight Bea."): whom they text, said to them; it goes, and so does the same name standing as an
 # address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
-_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|namaste"
+_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|howzit|yo|namaste"
                       r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)(?:[ \t]+there)?[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
                       r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
                       # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names; the
@@ -1331,11 +1371,11 @@ _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:m
 # is no noun's first word ("morning walk.", "night shift!" are none), a small word that ends the
 # sentence or comes before "I" or "it", and is no word of speech nor a word for anyone ("cheers
 # mate", "thanks heaps", "hi all").
-_SMALL_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s))(?:hi|hiya|hey|heya|hello|howdy|g'?day|cheers|thanks|thx|ta|bye)[ \t]+([a-z]{2,8})"
+_SMALL_GREETED = re.compile(r"(?:^|(?<=[.!?,]\s))(?i:hi|hiya|hey|heya|hello|howdy|howzit|yo|g'?day|cheers|thanks|thx|ta|bye)[ \t]+([a-z]{2,8})"
                             r"(?:\s*[.!?]+\s*|\s*$|[ \t]*\n|\s+(?=(?:i|i'll|ill|i'm|im|i've|ive|we|it's|its|it)\s))")
 _NOT_CALLED_SMALL = frozenset("mate mates all everyone everybody guys heaps lots again there love hun hon babe baby buddy bud pal dude "
                               "bro sis cuz cousin man girl girls lads ladies folks team both doc sir stranger darling dear sweetie "
-                              "pet hen duck chuck petal cariad mahal anak beta habibi yaar boo bub".split())
+                              "pet hen duck chuck petal cariad mahal anak beta habibi yaar boo bub honey bhai boet bru chum didi akka kuya ate".split())
 
 
 def _small_greeted(text: str) -> list[re.Match[str]]:
