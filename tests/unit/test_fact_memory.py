@@ -2274,3 +2274,18 @@ def test_plain_news_that_opens_the_conversation_is_theirs_though_undated():
     assert told(extract("That's such a beautiful painting, the colours are amazing.", WED)) == []
     assert told(extract("A sunset over the harbour.", WED)) == []
     assert told(extract("Owen made the team, you were right", WED)) == []
+
+
+def test_round_51_a_weekday_before_an_emoji_the_day_beside_a_holiday_and_a_gyeongsang_past():
+    sun = datetime(2025, 6, 1, tzinfo=UTC)
+    assert fact_dates.resolve("also cast comes off thursday 🙌🙌", sun)[1] == "2025-06-05"
+    assert fact_dates.resolve("We not speaking til tuesday 😂", sun)[0] == "We not speaking til Tuesday 3 June 2025 😂"
+    oct19 = datetime(2025, 10, 19, tzinfo=UTC)
+    assert fact_dates.resolve("ill come up the day after boxing day with ella", oct19)[1] == "2025-12-27"
+    assert fact_dates.resolve("the day before Christmas we drive up", oct19)[1] == "2025-12-24"
+    # 경상도's 대이 ends a past ("타왔대이"): the news before what the doctor said stands alone
+    [fact] = told(extract("나는 어제 안동병원가서 혈압약 타왔대이 의사선생님이 짠거 묵지말라카네 ㅎㅎ 김치를 우째 안묵노",
+                          datetime(2025, 3, 5, tzinfo=UTC), previous="할아버지는 잘 계세요?"))
+    assert "혈압약" in fact.statement and fact.when == "2025-03-04"
+    # ... and "hey nan" greets family, no name for whom they text
+    assert not any(f.key == "agent.name" for f in extract("hey nan sorry i didnt call back yesterday", WED))

@@ -446,9 +446,10 @@ def _lunar_days(name: str, said: date) -> tuple[date | None, date | None]:
 
 
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
-# ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it)
+# ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it; "the day after
+# Boxing Day": the day next to it)
 _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest\s)"  # (a church's harvest thanksgiving)
-            r"(?:(?:(?i:the)\s+)?(?P<hwd>(?i:" + "|".join(_WEEKDAYS) + r"))\s+(?P<hside>(?i:before|after))\s+)?"
+            r"(?:(?:(?i:the)\s+)?(?P<hwd>(?i:day|" + "|".join(_WEEKDAYS) + r"))\s+(?P<hside>(?i:before|after))\s+)?"
             r"(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
             # (not what is named for it: "christmas tree", "the easter holidays", "the work christmas do")
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
@@ -480,7 +481,7 @@ _EN_PARTIAL = re.compile(
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$"
+    r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*[\u2600-\u27bf\U0001f300-\U0001faff]"  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
@@ -757,15 +758,17 @@ def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] |
     """A holiday's day: the one gone by (``past``), the coming one (False), or the nearer (None):
     a holiday is far apart from its next, so "got it for my ps5 for christmas" on 2 January and
     "we're at my mum's for christmas day" in November each mean the nearer one, whatever the tense.
-    ``beside``: a weekday and "before" or "after" ("the Friday before Christmas"): that day next to it."""
+    ``beside``: a weekday (or "day") and "before" or "after" ("the Friday before Christmas", "the day
+    after Boxing Day"): that day next to it."""
     on = _holiday_on(name)
     days = [on(year) for year in (said.year - 1, said.year, said.year + 1)]
     found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
     if beside is None:
         return f"{string.capwords(name)} ({day_text(found)})", found.isoformat()
     weekday, side = beside
-    d = _weekday(found, _WEEKDAYS.index(weekday), -1 if side == "before" else 1)
-    return f"the {weekday.capitalize()} {side} {string.capwords(name)} ({day_text(d)})", d.isoformat()
+    step = -1 if side == "before" else 1
+    d = found + timedelta(days=step) if weekday == "day" else _weekday(found, _WEEKDAYS.index(weekday), step)
+    return f"the {weekday if weekday == 'day' else weekday.capitalize()} {side} {string.capwords(name)} ({day_text(d)})", d.isoformat()
 
 
 def _nth_of(year: int, month: int, nth: int) -> date | None:
@@ -894,7 +897,7 @@ _LIKE_AFTER = re.compile(r"\s*(?:같은|같아|같다|같네|같더|같습)")
 
 # A date after a preposition reads without its own "on"/"in" ("the end of April 2024"); after
 # "since" it is gone by, whatever the tense ("off his food since Monday").
-_AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|by|before|after|for|to)\s+$", re.IGNORECASE)
+_AFTER_PREPOSITION = re.compile(r"\b(of|since|from|until|till|til|by|before|after|for|to)\s+$", re.IGNORECASE)
 # A day something is moved to ("they have it moved to june the 9th", "pushed back to the 16th",
 # "rescheduled for Friday") is ahead, whatever the tense of the moving.
 # So is the day something is fixed for ("registration fixed for 3rd April", "scheduled for Friday").

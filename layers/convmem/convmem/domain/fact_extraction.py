@@ -252,6 +252,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
                        # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
                        r"|(?<=[" + _PAST_SYLLABLES + r"]어요)\s+(?=[가-힣])"
+                       # ... or after a past in 경상도's 대이 ("안동병원가서 혈압약 타왔대이 의사선생님이 ...")
+                       r"|(?<=[" + _PAST_SYLLABLES + r"][대데]이)\s+(?=[가-힣])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
@@ -1390,7 +1392,8 @@ _NOT_CALLED_SMALL = frozenset("mate mates all everyone everybody guys heaps lots
 def _small_greeted(text: str) -> list[re.Match[str]]:
     """The greetings in ``text`` that name whom they text small (``_SMALL_GREETED``)."""
     return [m for m in _SMALL_GREETED.finditer(text)
-            if _small_name(m.group(1)) and m.group(1) not in _NOT_CALLED_SMALL and m.group(1) not in _INTERJECTIONS]
+            if _small_name(m.group(1)) and m.group(1) not in _NOT_CALLED_SMALL and m.group(1) not in _INTERJECTIONS
+            and not re.fullmatch(_KIN_WORDS, m.group(1))]  # ("hey nan": family, no name)
 
 
 # A Korean message opening on whom it is said to: a name with the vocative 아 after a closed
