@@ -445,6 +445,7 @@ def _lunar_days(name: str, said: date) -> tuple[date | None, date | None]:
     return (max((d for d in days if d <= said), default=None), min((d for d in days if d >= said), default=None))
 
 
+EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a clause with one)
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it; "the day after
 # Boxing Day": the day next to it)
@@ -481,7 +482,7 @@ _EN_PARTIAL = re.compile(
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*[\u2600-\u27bf\U0001f300-\U0001faff]"  # (or an emoji: "cast comes off thursday 🙌")
+    r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
@@ -585,7 +586,6 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 
 # Where an English clause ends, for the tense of a date in it ("ive booked lessons 😬 first one is
 # this thursday", "I went on monday and I'm seeing them again on friday").
-EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a clause with one)
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}(?<!\bon)(?<!\bOn)")
 _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
