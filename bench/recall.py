@@ -46,7 +46,7 @@ apart as ``other_party_declined``).
 
     .venv/bin/python -m bench.recall                          # the project's set (+ LoCoMo if present)
     .venv/bin/python -m bench.recall --conversations FILE ... --budget 300 1000
-    .venv/bin/python -m bench.recall --quick                  # two sessions of each project conversation
+    .venv/bin/python -m bench.recall --quick                  # two sessions of a few project conversations
     .venv/bin/python -m bench.recall --via http               # the same replay over HTTP on a local stack:
                                                               # exchanges and context (HttpStack)
 """
@@ -78,6 +78,7 @@ OPENING_PLACEHOLDER = "(…)"
 NO_REPLY = "(no reply recorded)"
 QUESTION_REPLY = "(benchmark question: the reply is not measured)"
 WINDOW = 12
+QUICK_PER_LANGUAGE = 4  # project files of each language the smoke run replays
 DEFAULT_BUDGETS = (300, 1000)
 GOAL_PRESENT, GOAL_MEMORY_TOKENS, GOAL_TEMPORAL = 0.75, 1000, 0.50
 
@@ -598,7 +599,8 @@ def default_files() -> list[tuple[Path, str]]:
 def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...] | list[int] = DEFAULT_BUDGETS,
         quick: bool = False, per_question: bool = False, via: str = "in-process") -> dict[str, Any]:
     """Replay every conversation, ask its questions, and measure. ``quick``: the project's set
-    only, two sessions of each (the smoke run); ``per_question``: keep every question's row
+    only, two sessions of the first ``QUICK_PER_LANGUAGE`` files of each language (the smoke run: it
+    checks the section end to end; the set grows every round); ``per_question``: keep every question's row
     (what each system found; the standalone run's --out), not only the aggregates. ``via``:
     ``in-process`` (the services on in-process moto, turns) or ``http`` (a local stack, exchanges
     and context over HTTP: HttpStack)."""
@@ -608,6 +610,7 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
     files = [(Path(c), "locomo" if "locomo" in Path(c).name.lower() else "file") for c in conversations] or default_files()
     if quick:
         files = [(p, s) for p, s in files if s == "project"]
+        files = [f for lang in ("en_", "ko_") for f in [f for f in files if f[0].name.startswith(lang)][:QUICK_PER_LANGUAGE]]
     budgets = tuple(int(b) for b in budgets)
     max_sessions = 2 if quick else None
     from moto import mock_aws
@@ -734,7 +737,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"or {LOCOMO_DEFAULT} when it exists)")
     parser.add_argument("--budget", nargs="+", type=int, default=list(DEFAULT_BUDGETS), metavar="N",
                         help="token budgets of the BM25 baseline (default 300 1000)")
-    parser.add_argument("--quick", action="store_true", help="two sessions of each project conversation")
+    parser.add_argument("--quick", action="store_true", help="two sessions of a few project conversations of each language")
     parser.add_argument("--out", help="write the result as JSON, with every question's row")
     parser.add_argument("--via", choices=("in-process", "http"), default="in-process",
                         help="in-process: the services on in-process moto (turns); http: a local stack over HTTP "
