@@ -1085,12 +1085,6 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
                for w in _content(sentence)[:span])
 
 
-# Praise or a verdict ("That's such a beautiful painting", "Ethan as captain sounds right"): said of
-# something shared, a reaction, even where nothing came before it in the conversation.
-_PRAISE = re.compile(r"^(?:that's|thats|that is|what an?|such an?|so)\b|\b(?:sounds|looks|seems|amazing|beautiful|gorgeous|lovely|cute)\b",
-                     re.IGNORECASE)
-
-
 def _plain_news(text: str, called: Collection[str]) -> bool:
     """Whether an English message tells news without saying whose: neither "I" nor "you", no
     question, and not the name they call the other party ("Achan's TMT came positive. Angiogram
@@ -1103,7 +1097,7 @@ def _plain_news(text: str, called: Collection[str]) -> bool:
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
-          suggested: frozenset[str] = frozenset(), plain: bool = False, opens: bool = False) -> list[FactCandidate]:
+          suggested: frozenset[str] = frozenset(), plain: bool = False) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -1121,9 +1115,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     ``suggested``: the words of what they just suggested in Korean (``_suggested``); a sentence that
     opens on one weighs it, unless it answers their question. ``plain``: the message tells news
     without saying whose (``_plain_news``): a sentence of it that names its time and goes on from
-    nothing before it is news of theirs. ``opens``: the message opens the conversation, so nothing
-    was said to react to; a plain message's sentence that has its verb and praises nothing is news
-    of theirs though it names no time ("MRI came back, no meniscus tear after all")."""
+    nothing before it is news of theirs."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
@@ -1213,8 +1205,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
                                      or elaborates)
-        if plain and not own and not continues and not _echoes(sentence, heard) and (
-                when is not None or (opens and not _fragment(sentence) and not _PRAISE.search(sentence))):
+        if plain and not own and not continues and when is not None and not _echoes(sentence, heard):
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             alone = resolved.strip(" .!")
@@ -1532,7 +1523,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset(known | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
-                       _their_news(previous), others - names, _suggested(previous), _plain_news(text, addresses), previous is None))
+                       _their_news(previous), others - names, _suggested(previous), _plain_news(text, addresses)))
     seen: set[str] = set()
     out = []
     for c in found:
