@@ -1023,14 +1023,9 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
     "Art's awesome" names no one) and that are no day or month."""
     inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)([A-Z][a-z]+)\b", t)}
     return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "")
-                     if not s.rstrip().endswith("?") and not _ASKS_WITHOUT_MARK.match(s)
+                     if not s.rstrip().endswith("?") and not _ASKS_BY_ORDER.match(s.lstrip())
                      for m in re.finditer(r"\b([A-Z][a-z]+)\b", s)
                      if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS)
-
-
-# A question texted without its mark, its verb first ("And the kids? Is Ruan still obsessed with rugby").
-_ASKS_WITHOUT_MARK = re.compile(r"\s*(?:and\s+|so\s+)?(?:is|are|was|were|did|does|do|has|have|will|can|could)\s+[A-Z][a-z]+\s+(?!(?:and|or)\b)[a-z]",
-                                re.IGNORECASE)
 
 
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
