@@ -1113,13 +1113,14 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     nothing before it is news of theirs."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
-    held: tuple[str, list[str], str | None] | None = None  # a sentence of theirs too thin alone, that one may complete
-    held_answers = False  # ... that answers the other party's question
+    # a sentence of theirs too thin alone, that one may complete: statement, content words, day, and
+    # whether it answers the other party's question
+    held: tuple[str, list[str], str | None, bool] | None = None
 
     def release() -> None:
         """A thin answer nothing completed is kept all the same when it has two words of its own: the
         question says the rest ("And the kids?" - "Ruan is rugby rugby rugby")."""
-        if held is not None and held_answers and len({w for w in held[1] if _says_something(w)}) >= 2:
+        if held is not None and held[3] and len({w for w in held[1] if _says_something(w)}) >= 2:
             out.append(_told_fact(held[0], held[1], held[2], held[0]))
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
@@ -1208,7 +1209,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             if held is None:
                 # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
                 # happened then.
-                held = (alone, [], when)
+                held = (alone, [], when, False)
                 continue
             if held[1]:
                 # ... and after thin news, the day it happened ("6모 봄" - "지난 수요일에"): one fact
@@ -1250,10 +1251,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 out[kept], last = joined, kept
                 continue
             slot_said = bool(content) and all(_covered(w, covered) for w in content)  # "My name is Minji.": a slot holds it
-            held = (statement, content, when) if own and not slot_said else None
-            # (not one that repeats their news or opens on whom they told of: "How's Leanne? Shelley's up for a
-            # promotion" - "Shelley got the promotion")
-            held_answers = answers and bool(asked) and not _echoes(sentence, heard) and not _opens_on(sentence, others)
+            # (an answer, not one that repeats their news or opens on whom they told of: "How's Leanne? Shelley's
+            # up for a promotion" - "Shelley got the promotion")
+            answered = answers and bool(asked) and not _echoes(sentence, heard) and not _opens_on(sentence, others)
+            held = (statement, content, when, answered) if own and not slot_said else None
             continue
         out.append(_told_fact(statement, content, when, sentence))
         last = len(out) - 1
