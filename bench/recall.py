@@ -610,7 +610,7 @@ def run(conversations: tuple[str, ...] | list[str] = (), budgets: tuple[int, ...
     files = [(Path(c), "locomo" if "locomo" in Path(c).name.lower() else "file") for c in conversations] or default_files()
     if quick:
         files = [(p, s) for p, s in files if s == "project"]
-        files = [f for lang in ("en_", "ko_") for f in [f for f in files if f[0].name.startswith(lang)][:QUICK_PER_LANGUAGE]]
+        files = [f for lang in ("en_", "ko_") for f in [g for g in files if g[0].name.startswith(lang)][:QUICK_PER_LANGUAGE]]
     budgets = tuple(int(b) for b in budgets)
     max_sessions = 2 if quick else None
     from moto import mock_aws

@@ -78,8 +78,8 @@ def child(module: str, params_json: str, out: str) -> None:
 
 
 # How long a section may run before it counts as hung. The recall section replays every conversation
-# of the set (107 files, and LoCoMo's when given): about 16 minutes on one machine of the kind the
-# project runs on, over 30 on a slower one; it grows with the set.
+# of the set, and LoCoMo's when given: 16 minutes on one 2-core machine, 24-27 on a slower one, and it
+# grows with the set.
 SECTION_TIMEOUT_S = {"recall": 5400}
 
 
