@@ -23,6 +23,7 @@ from convmem.domain.context_assembly import (
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
 from convmem.domain.fact_merge import compact, merge_all, recall, searchable, their_names
 from convmem.domain.models import Fact, FactSource
+from convmem.domain.relevance import bm25_scores
 from convmem.domain.tokens import count_tokens
 
 WED = datetime(2024, 3, 13, 18, 30, tzinfo=UTC)  # Wednesday 13 March 2024
@@ -2272,3 +2273,24 @@ def test_round_51_a_weekday_before_an_emoji_the_day_beside_a_holiday_and_a_gyeon
     assert "혈압약" in fact.statement and fact.when == "2025-03-04"
     # ... and "hey nan" greets family, no name for whom they text
     assert not any(f.key == "agent.name" for f in extract("hey nan sorry i didnt call back yesterday", WED))
+
+
+def test_round_52_an_irregular_past_dates_back_of_course_opens_an_answer_and_money_sent_them_is_a_deed():
+    wed = datetime(2025, 7, 9, tzinfo=UTC)  # Wednesday
+    assert fact_dates.resolve("the hilux blew the head gasket on sunday", wed)[1] == "2025-07-06"
+    assert fact_dates.resolve("learnt to reverse the trailer on monday", wed)[1] == "2025-07-07"
+    assert fact_dates.resolve("the trailer gets its warrant on monday", wed)[1] == "2025-07-14"  # (still to come)
+    # "course." before the answer is the yes the answer opens on, as "yes." is; "Course" naming a course stays
+    [fact] = told(extract("course. nans 80th is saturday week. at the marae", datetime(2025, 9, 4, tzinfo=UTC),
+                          previous="are you going to nan's 80th?"))
+    assert fact.when == "2025-09-13" and "marae" in fact.statement
+    assert "Course starts" in told(extract("Course starts on monday and I'm nervous", WED))[0].statement
+    # what they sent or will pay the other party is theirs to remember; a picture sent in the chat is not
+    oct15 = datetime(2025, 10, 15, tzinfo=UTC)
+    assert "$300" in told(extract("sent you $300 for the exam period", oct15, previous="exams start in 2 weeks"))[0].statement
+    assert "$200" in told(extract("ill send you $200 tomorrow for books", oct15))[0].statement
+    assert told(extract("I sent you a pic of the new calf", oct15)) == []
+    assert told(extract("Ask the builder, he'll give you a price", oct15)) == []
+    # ... and a question in the present meets the irregular past that answers it
+    slept, bought = bm25_scores("Where did I sleep in the car?", ["They slept in the car at the festival", "They bought a car"])
+    assert slept > bought

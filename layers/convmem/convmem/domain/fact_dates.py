@@ -531,7 +531,11 @@ _PAST_EN = re.compile(
     r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
     r"fell|broke|born|became|chose|forgot|grew|knew|meant|rode|rang|sent|stood|stuck|threw|wore|fought|drew|drank|built|"
-    r"spoke|[a-z]{2,}ed)\b",
+    r"spoke|blew|hid|hung|led|shook|slid|spun|struck|swore|swept|swung|tore|wept|froze|fled|dug|dealt|bled|sought|"
+    r"sank|sprang|shrank|stung|crept|knelt|forgave|withdrew|overslept|mistook|arose|awoke|overtook|"
+    # (and the British pasts in -t: "learnt to drive on saturday", "burnt my hand on monday")
+    r"learnt|burnt|dreamt|spilt|leapt|spelt|smelt|"
+    r"[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";

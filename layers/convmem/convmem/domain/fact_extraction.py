@@ -284,7 +284,7 @@ _LEAD = re.compile(
     # a letter's salutation ("Dear Pip,", "Good morning Pip,")
     r"|(?:dear|good\s+(?:morning|afternoon|evening))(?:\s+(?-i:[A-Z][\w'-]*))?[,.!]"
     r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|k{3,}|(?:ja){2,}j?|(?:rs){2,}|lol|lmao|well|so|actually|honestly|obviously|apparently|seriously|totally|"
-    r"absolutely|sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|(?:cool|great|awesome|right|true|exactly)(?!\s+(?-i:[A-Z][a-z]))|and|but|also|anyway|btw|"
+    r"absolutely|sure|of\s+course|course(?=\s*[.!,])|ofc|definitely|certainly|for\s+sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|(?:cool|great|awesome|right|true|exactly)(?!\s+(?-i:[A-Z][a-z]))|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
     re.IGNORECASE,
@@ -687,6 +687,15 @@ _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)", re.I
 _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me about|linked)\b"
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b",
                       re.IGNORECASE)
+# ... and what the visitor gave or sent the other party ("sent you $300 for the exam period", "I gave
+# you my old laptop"), or will pay them ("ill send you $200 tomorrow"): a deed of theirs, "you" only
+# its receiver. (Not what a chat itself carries, "I sent you a pic", nor what anyone may do: "they'll
+# give you a price".)
+_FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|mailed|booked|ordered)\s+(?:you|u)\b"
+                       r"(?=\s+(?:a|an|the|some|my|our|\$|£|€|\d))"
+                       r"(?!\s+(?:(?:a|the|some|my)\s+)?(?:pics?|photos?|pictures?|selfies?|videos?|links?|messages?|texts?|screenshots?|emails?)\b)"
+                       r"|(?:i['\u2019]?ll|i will|im gonna|i['\u2019]m going to)\s+(?:send|give|pay|lend|transfer)\s+(?:you|u)\b(?=\s+(?:\$|£|€|\d)))",
+                       re.IGNORECASE)
 # (... but loving it is a remark on the other party's thing: "I love the recipe you suggested")
 _PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|adore|hate|hated)\b", re.IGNORECASE)
 
@@ -741,7 +750,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
     # came before it stands: "배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄", not "니가 와줘서 든든혔어 그 바쁜디 ...")
     parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
-    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _ADVISED.sub(" ", p))
+    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _FOR_THEM.sub(" ", _ADVISED.sub(" ", p)))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
@@ -1138,7 +1147,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
-            _without_opening_aside(_FRAME.sub(" ", _LEAD.sub("", line)).strip(" ,")), others, answering)
+            _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
         # (... or a sentence that leads into news it tells: "Tired lol. But good news in the middle of all this:
         # Gabe made the Cardinals!!")

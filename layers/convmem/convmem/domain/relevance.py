@@ -42,7 +42,11 @@ _IRREGULAR = dict(pair.split(":") for pair in (
     "spent:spend sold:sell built:build sang:sing sung:sing swam:swim flew:fly flown:fly drove:drive driven:drive "
     "chose:choose chosen:choose lost:lose paid:pay led:lead caught:catch fell:fall fallen:fall knew:know known:know "
     "grew:grow grown:grow held:hold heard:hear sent:send became:become broke:break broken:break wore:wear worn:wear "
-    "rode:ride ridden:ride spoke:speak spoken:speak stood:stand understood:understand forgot:forget forgotten:forget"
+    "rode:ride ridden:ride spoke:speak spoken:speak stood:stand understood:understand forgot:forget forgotten:forget "
+    "blew:blow blown:blow slept:sleep woke:wake woken:wake threw:throw thrown:throw fought:fight rang:ring "
+    "drank:drink drunk:drink hid:hide hidden:hide hung:hang shook:shake shaken:shake struck:strike swore:swear tore:tear "
+    "torn:tear froze:freeze frozen:freeze fled:flee dug:dig dealt:deal bled:bleed sought:seek sank:sink sunk:sink "
+    "stung:sting learnt:learn burnt:burn dreamt:dream spilt:spill leapt:leap meant:mean forgave:forgive"
 ).split())
 
 
