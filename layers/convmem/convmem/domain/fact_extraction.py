@@ -993,7 +993,7 @@ def _within_clause(subject: re.Match[str], words: list[str]) -> bool:
             or (said == "i" and bool(_DETERMINERS & set(words[-3:-1])))
             or (words[-1] in ("me", "us", "him", "her", "them") and words[-2:-1] in (["told"], ["tell"], ["asked"]))
             or (said not in _I_FORMS and words[-1] in _SAID)
-            or (subject.re is _BEFORE_MODAL and words[-1] in _NOT_SUBJECTS))
+            or (subject.re is _BEFORE_MODAL and (words[-1] in _NOT_SUBJECTS or words[-2:-1] in (["but"], ["and"], ["so"], ["because"], ["cos"]))))
 
 
 def _dictated(text: str, names: frozenset[str] = frozenset()) -> str:
