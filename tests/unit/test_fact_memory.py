@@ -2297,3 +2297,13 @@ def test_round_52_an_irregular_past_dates_back_of_course_opens_an_answer_and_mon
     # ... and a question in the present meets the irregular past that answers it
     slept, bought = bm25_scores("Where did I sleep in the car?", ["They slept in the car at the festival", "They bought a car"])
     assert slept > bought
+
+
+def test_round_52_jeju_says_haera_and_mara_as_heora_and_malla():
+    sat = datetime(2025, 7, 8, tzinfo=UTC)
+    # advice to the other party about their own world is no news of the visitor's
+    assert told(extract("그 할머니 콩이 매트도 깔아주고 헌 분이난 이해허라 ㅎㅎ", sat, previous="집주인 할머니가 월세 오만원 올린대 ㅠ")) == []
+    assert told(extract("느도 조선소 더울건디 조심허라", sat, previous="나 요즘 야간 근무야")) == []
+    # ... the news before it stands, and a noun's 허 before 라 is no order
+    assert [f.statement for f in told(extract("알바 삼춘 한명 더 불렀다. 걱정말라", sat))] == ["알바 삼춘 한명 더 불렀다 (2025-07-08에 말함)"]
+    assert told(extract("면허는 2020년에 땄는데 장롱면허라ㅋㅋ", sat, previous="운전은 좀 익숙해지셨어요?"))
