@@ -672,6 +672,12 @@ _ANSWER_KINDS = (
     (re.compile(r"\b(?:job|occupation|profession|career|do for (?:a living|work))\b|직업|무슨 일", re.IGNORECASE),
      re.compile(r"\b(?:they're|they are|they were|works? as|working as|worked as)\s+an?\s+(?:\w+\s+){1,2}?(?:at|for|in)\s"
                 r"|(?<=[가-힣])\s*(?:일해|일하|일했|근무|다니|다녀(?!오|왔|와))", re.IGNORECASE)),
+    # ... and in Korean, what major ("전공은?") one that names a department ("간호학과 4학년"), and what rank or
+    # post ("직책", "보직") one that names a title ("생산과장 달았다", "통신병이라")
+    (re.compile(r"전공|학과|무슨\s*과"), re.compile(r"[가-힣](?:학과|학부|전공)")),
+    (re.compile(r"직책|직급|직위|보직|계급"),
+     re.compile(r"(?:사원|주임|대리|과장|차장|부장|팀장|실장|본부장|지점장|센터장|원장|상무|전무|이사|수간호사|책임|선임|수석|"
+                r"이병|일병|상병|병장|하사|중사|상사|소위|중위|대위|[가-힣]병)(?=이|으로|로|을|를|은|는|[가-힣]*\s|[,.!~]|$)")),
     # ... and whether they would enjoy or take to something, one that says what they love, hate or
     # cannot have ("Would Dalia enjoy a lobster dinner?" - "they're allergic to shellfish")
     (re.compile(r"\bwould\s+(?:\w+\s+){1,3}?(?:enjoy|like|love|want|suit|be keen|be interested|appreciate|mind)\b"
