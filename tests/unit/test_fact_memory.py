@@ -821,6 +821,14 @@ def test_a_question_for_a_title_or_a_city_finds_the_fact_that_holds_one_though_n
     assert recall(facts, "Which cities have I visited?", budget_tokens=300, max_facts=1)[0].key == "note.trip"
 
 
+def test_a_korean_question_for_a_major_or_a_post_finds_the_fact_that_names_one_though_no_word_meets():
+    facts = [_fact("note.z_radio", "그래도 나는 통신병이라 무전기 들고 다니는 거 빼면 괜찮았어 (2025-01-12에 말함)"),
+             _fact("note.z_nursing", "응 간호학과 4학년, 붙으면 바로 병원 들어간대 (2025-01-12에 말함)"),
+             *[_fact(f"note.other{i}", f"주말에 빨래하고 방 청소 좀 했어 {i} (2025-01-13에 말함)") for i in range(6)]]
+    assert recall(facts, "도윤의 군대 보직은 무엇인가요?", budget_tokens=300, max_facts=1)[0].key == "note.z_radio"
+    assert recall(facts, "서연의 전공은 무엇인가요?", budget_tokens=300, max_facts=1)[0].key == "note.z_nursing"
+
+
 def test_recall_meets_an_irregular_past_form():
     facts = [_fact("note.quilt", "They made a patchwork quilt for the church fair (said 13 March 2024)"),
              _fact("note.fair", "The church fair raffle raised money for the roof (said 13 March 2024)")]
@@ -2297,6 +2305,25 @@ def test_round_52_an_irregular_past_dates_back_of_course_opens_an_answer_and_mon
     # ... and a question in the present meets the irregular past that answers it
     slept, bought = bm25_scores("Where did I sleep in the car?", ["They slept in the car at the festival", "They bought a car"])
     assert slept > bought
+
+
+def test_round_53_a_weekday_alone_dates_the_news_before_it_and_a_run_on_keeps_its_own_clause():
+    sun = datetime(2025, 4, 27, tzinfo=UTC)
+    # a day alone after thin news, or after news told without whose, takes the news's tense
+    assert [(f.statement, f.when) for f in told(extract("big news. bought a truck. wednesday.", sun))] == [
+        ("Bought a truck. On Wednesday 23 April 2025", "2025-04-23")]
+    [fact] = told(extract("bigger problem. the Beast died. friday. right on the expressway, in the rain", sun))
+    assert fact.statement.startswith("The Beast died. On Friday 25 April 2025")
+    # ... but after a date, the weekday is that date's
+    [fact] = told(extract("we booked Las Palmas. 11 October. Saturday.", sun))
+    assert fact.when == "2025-10-11"
+    # a weekday bare before a particle ("starts monday out at the rink") is a day; one of many or of a month is not
+    assert fact_dates.resolve("liams goalie camp starts monday out at the rink", sun)[1] == "2025-04-28"
+    assert fact_dates.resolve("the spring game is the first Friday in May", sun)[1] == "2025-05"
+    assert fact_dates.resolve("every Saturday and sometimes sunday too", sun)[1] is None
+    # a clause run on after "and" that turns to the listener's things goes; theirs before it stays
+    [fact] = told(extract("got back tuesday and worked a 24 thursday and im still tired from your farm", sun))
+    assert fact.when == "2025-04-22" and "farm" not in fact.statement
 
 
 def test_round_52_jeju_says_haera_and_mara_as_heora_and_malla():

@@ -396,6 +396,8 @@ def month_number(name: str) -> int:
 
 _NOT_BEFORE_BARE_DAY = ("every", "each", "the", "a", "an", "other", "good", "black", "cyber", "easter", "to", "from", "until",
                         "till", "by", "before", "after", "next", "last", "and", "or",
+                        # (nor one of a month's, "the first Friday in May", nor one of many, "sometimes Sunday too")
+                        "first", "second", "third", "fourth", "fifth", "sometimes", "usually", "often", "most", "some", "any",
                         # (nor the last of a list of days, which come every week: "dialysis Monday Wednesday Friday")
                         *_WEEKDAYS, *(f"{w}," for w in _WEEKDAYS))
 # (a weekday said bare is none right after one of them: the lookbehinds both bare forms share)
@@ -483,14 +485,16 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
-    r"|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before)\b"
+    r"|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before"
+    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha)\b"  # ("starts monday out at the rink")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|morning|afternoon|evening|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
-    r"|\s+(?:night|morning|afternoon|evening|arvo)\s+at\b)))"  # ("Tuesday night at like 11:30 Apá's phone rang")
+    r"|\s+(?:night|morning|afternoon|evening|arvo)\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
+    r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"

@@ -680,7 +680,10 @@ def _heard_where_they_went(sentence: str) -> bool:
 
 # "and you were right": a clause about the listener joined to one of the visitor's by "and" or
 # "but" ("I saw Dr. Okafor last Tuesday and you were right, she said ...") goes, and the visitor's stays.
-_AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)", re.IGNORECASE)
+# ... and so does a clause of theirs run on after "and" that turns to the listener's things ("got back
+# tuesday and worked a 24 thursday and im still tired from your farm").
+_AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
+                      r"|\s+(?:and|but|so)\s+(?=(?:i|im|i'm|ive|i've|we)\s[^.!?,;]*\b(?:you|your|u|ur)\b)", re.IGNORECASE)
 
 
 # What the other party advised, inside a clause of the visitor's own ("I tried the recipe you
@@ -1061,6 +1064,9 @@ def _their_news(previous: str | None) -> frozenset[str]:
     return frozenset(news)
 
 
+_WEEKDAY_ALONE = re.compile(r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)[.!?\s]*")
+
+
 _KO_WANTS = re.compile(r"고\s*싶[다어네었]")
 
 
@@ -1143,10 +1149,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     answering = asked is not None  # the next sentence they say answers the question
     sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(text, theirs | others), heard))
                  for s in _ITEM.split(part)]
+    untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
     for n, raw in enumerate(sentences):
         line = raw.strip()
         if not re.search(r"\w", line):
             continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
+        before, untold = untold, None
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering)
@@ -1175,7 +1183,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue
         when = None
         resolved = sentence
-        if said_at is not None:
+        # (a weekday alone after a date is that date's: "we booked Las Palmas. 11 October. Saturday.")
+        if said_at is not None and not (n and _WEEKDAY_ALONE.fullmatch(sentence) and fact_dates.resolve(sentences[n - 1], said_at)[1]):
             resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
@@ -1217,19 +1226,33 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             alone = resolved.strip(" .!")
             alone = alone[:1].upper() + alone[1:]
+            if held is None and before is not None:
+                # ... news told plainly, without whose it is, then the day alone it happened ("the Beast
+                # died. friday."): one fact, the day gone or to come as the news says
+                resolved, when = fact_dates.resolve(sentence, said_at, before[0], month)
+                alone = resolved.strip(" .!")
+                out.append(_told_fact(_join(before[0], alone[:1].upper() + alone[1:]), before[1], when, before[0]))
+                last = len(out) - 1
+                continue
             if held is None:
                 # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
                 # happened then.
                 held = (alone, [], when, False)
                 continue
             if held[1]:
-                # ... and after thin news, the day it happened ("6모 봄" - "지난 수요일에"): one fact
-                out.append(_told_fact(_join(held[0], alone), held[1], when, held[0]))
+                # ... and after thin news, the day it happened ("6모 봄" - "지난 수요일에"): one fact, the
+                # day gone or to come as the news says ("bought a truck. wednesday.": the one gone)
+                resolved, when = fact_dates.resolve(sentence, said_at, held[0], month)
+                alone = resolved.strip(" .!")
+                out.append(_told_fact(_join(held[0], alone[:1].upper() + alone[1:]), held[1], when, held[0]))
                 last, held = len(out) - 1, None
                 continue
         if not own and not continues:
             release()
             last = held = None
+            if plain and when is None and not _echoes(sentence, heard):
+                bare = resolved.rstrip(" .!")
+                untold = (_third_person(_FILLER.sub("", bare)), _content(bare))
             continue
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
