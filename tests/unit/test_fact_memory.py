@@ -2334,3 +2334,11 @@ def test_round_52_jeju_says_haera_and_mara_as_heora_and_malla():
     # ... the news before it stands, and a noun's 허 before 라 is no order
     assert [f.statement for f in told(extract("알바 삼춘 한명 더 불렀다. 걱정말라", sat))] == ["알바 삼춘 한명 더 불렀다 (2025-07-08에 말함)"]
     assert told(extract("면허는 2020년에 땄는데 장롱면허라ㅋㅋ", sat, previous="운전은 좀 익숙해지셨어요?"))
+
+
+def test_a_thin_answer_that_goes_on_thinly_is_held_together_until_something_completes_it():
+    [fact] = told(extract("2019년식 아반떼. 흰색. 6만 킬로 탔고 1080만원 줬다", datetime(2025, 3, 12, tzinfo=UTC), previous="뭐 샀어?"))
+    assert "아반떼" in fact.statement and "1080만원" in fact.statement
+    [fact] = told(extract("쏘렌토 하이브리드다. 흰색으로 했다. 네 엄마가 타 보더니 시트 높이가 딱 좋다고 하더구나",
+                          datetime(2025, 5, 10, tzinfo=UTC), previous="뭘로 하셨어요?"))
+    assert "쏘렌토 하이브리드" in fact.statement

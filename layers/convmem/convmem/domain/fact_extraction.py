@@ -1272,6 +1272,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             # I'm a senior designer now."), or the two thin ones make a dated fact together ("루나툰이라는
             # 회사야. 다음 달 첫째 주부터 출근해"): one fact, so the lead is not lost.
             statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
+        elif held is not None and held[3] and own and content:
+            # ... and a thin answer goes on thinly ("오늘 골프 어땠어?" - "92개! 역대 최고"): held together, for
+            # what may complete them ("88CC에서 박차장이랑 셋이 쳤어") or kept as the answer they make
+            held = (_join(held[0], statement), [*held[1], *content], held[2] or when, True)
+            continue
         else:
             release()
         kept, held, last = last, None, None
