@@ -733,6 +733,11 @@ def only_a_day(sentence: str, said_at: datetime | None) -> bool:
     return not re.search(r"\w", re.sub(r"(?i)\b(?:on|at|in|the|and|then|so|of)\b|에|요|[ㅋㅎㅠ]", " ", rest))
 
 
+def only_a_weekday(sentence: str) -> bool:
+    """Whether a sentence only names a weekday ("Saturday.", "friday!")."""
+    return re.fullmatch(r"(?i:" + "|".join(_WEEKDAYS) + r")[.!?\s]*", sentence) is not None
+
+
 def only_a_holiday(sentence: str) -> bool:
     """Whether a sentence only names a holiday ("and christmas.", "now Christmas."): a topic opened, no fact."""
     return _ONLY_A_HOLIDAY.fullmatch(sentence) is not None

@@ -1064,9 +1064,6 @@ def _their_news(previous: str | None) -> frozenset[str]:
     return frozenset(news)
 
 
-_WEEKDAY_ALONE = re.compile(r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)[.!?\s]*")
-
-
 _KO_WANTS = re.compile(r"고\s*싶[다어네었]")
 
 
@@ -1184,7 +1181,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         when = None
         resolved = sentence
         # (a weekday alone after a date is that date's: "we booked Las Palmas. 11 October. Saturday.")
-        if said_at is not None and not (n and _WEEKDAY_ALONE.fullmatch(sentence) and fact_dates.resolve(sentences[n - 1], said_at)[1]):
+        if said_at is not None and not (n and fact_dates.only_a_weekday(sentence) and fact_dates.resolve(sentences[n - 1], said_at)[1]):
             resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
@@ -1224,28 +1221,21 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if plain and not own and not continues and when is not None and not _echoes(sentence, heard):
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
-            alone = resolved.strip(" .!")
-            alone = alone[:1].upper() + alone[1:]
-            if held is None and before is not None:
-                # ... news told plainly, without whose it is, then the day alone it happened ("the Beast
-                # died. friday."): one fact, the day gone or to come as the news says
-                resolved, when = fact_dates.resolve(sentence, said_at, before[0], month)
+            # After thin news ("6모 봄" - "지난 수요일에"), or news told plainly without whose it is ("the
+            # Beast died. friday."), the day it happened: one fact, the day gone or to come as the news
+            # says ("bought a truck. wednesday.": the one gone).
+            dates = before if held is None else held[:2] if held[1] else None
+            if dates is not None and said_at is not None:
+                resolved, when = fact_dates.resolve(sentence, said_at, dates[0], month)
                 alone = resolved.strip(" .!")
-                out.append(_told_fact(_join(before[0], alone[:1].upper() + alone[1:]), before[1], when, before[0]))
-                last = len(out) - 1
+                out.append(_told_fact(_join(dates[0], alone[:1].upper() + alone[1:]), dates[1], when, dates[0]))
+                last, held = len(out) - 1, None
                 continue
             if held is None:
                 # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
                 # happened then.
-                held = (alone, [], when, False)
-                continue
-            if held[1]:
-                # ... and after thin news, the day it happened ("6모 봄" - "지난 수요일에"): one fact, the
-                # day gone or to come as the news says ("bought a truck. wednesday.": the one gone)
-                resolved, when = fact_dates.resolve(sentence, said_at, held[0], month)
                 alone = resolved.strip(" .!")
-                out.append(_told_fact(_join(held[0], alone[:1].upper() + alone[1:]), held[1], when, held[0]))
-                last, held = len(out) - 1, None
+                held = (alone[:1].upper() + alone[1:], [], when, False)
                 continue
         if not own and not continues:
             release()
