@@ -2342,3 +2342,13 @@ def test_a_thin_answer_that_goes_on_thinly_is_held_together_until_something_comp
     [fact] = told(extract("쏘렌토 하이브리드다. 흰색으로 했다. 네 엄마가 타 보더니 시트 높이가 딱 좋다고 하더구나",
                           datetime(2025, 5, 10, tzinfo=UTC), previous="뭘로 하셨어요?"))
     assert "쏘렌토 하이브리드" in fact.statement
+
+
+def test_your_mother_said_to_ones_child_is_the_visitors_spouse():
+    sat = datetime(2025, 2, 22, tzinfo=UTC)
+    [fact] = told(extract("니 엄마 무릎 결과 나왔다. 연골이 다 닳았다 카네", sat, previous="아버지 무슨 일 있으세요?"))
+    assert "니 엄마 무릎" in fact.statement
+    [fact] = told(extract("니 엄마랑 시월이면 결혼 35주년이라 제주도 가볼까 혀", datetime(2025, 6, 19, tzinfo=UTC)))
+    assert "35주년" in fact.statement
+    # ... while the listener themself stays theirs
+    assert told(extract("니가 고생이 많다 요즘 회사 바쁘제", sat)) == []

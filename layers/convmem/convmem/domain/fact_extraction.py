@@ -701,6 +701,9 @@ _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|m
                        r"(?!\s+(?:(?:a|the|some|my)\s+)?(?:pics?|photos?|pictures?|selfies?|videos?|links?|messages?|texts?|screenshots?|emails?)\b)"
                        r"|(?:i['\u2019]?ll|i will|im gonna|i['\u2019]m going to)\s+(?:send|give|pay|lend|transfer)\s+(?:you|u)\b(?=\s+(?:\$|£|€|\d)))",
                        re.IGNORECASE)
+# ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
+# 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
+_YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄마|아빠|어머니|아버지|어멍|아방)")
 # (... but loving it is a remark on the other party's thing: "I love the recipe you suggested")
 _PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|adore|hate|hated)\b", re.IGNORECASE)
 
@@ -755,7 +758,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
     # came before it stands: "배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄", not "니가 와줘서 든든혔어 그 바쁜디 ...")
     parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
-    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _FOR_THEM.sub(" ", _ADVISED.sub(" ", p)))
+    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _YOUR_PARENT.sub(" ", _FOR_THEM.sub(" ", _ADVISED.sub(" ", p))))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
