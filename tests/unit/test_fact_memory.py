@@ -2352,3 +2352,12 @@ def test_your_mother_said_to_ones_child_is_the_visitors_spouse():
     assert "35주년" in fact.statement
     # ... while the listener themself stays theirs
     assert told(extract("니가 고생이 많다 요즘 회사 바쁘제", sat)) == []
+
+
+def test_news_told_plainly_leads_into_what_the_next_sentence_tells_of_it():
+    thu = datetime(2025, 3, 20, tzinfo=UTC)
+    [fact] = told(extract("camry 2022 silver. picked it up two days ago. 31 thousand miles", thu))
+    assert fact.statement.startswith("Camry 2022 silver. Picked it up on 18 March 2025")
+    # ... not a reaction before it, nor a sentence whose "it" points at nothing ("it's the same gang")
+    found = told(extract("Who knows. Jacob thinks it's the same gang that hit a farm in May", thu))
+    assert not any(f.statement.startswith("Who knows") for f in found)

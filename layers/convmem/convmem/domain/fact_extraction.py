@@ -1250,6 +1250,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = _content(sentence)
+        if (before is not None and held is None and last is None and re.search(r"\b(?:it|them)\b(?!['\u2019]s)", sentence, re.IGNORECASE)
+                and len({w for w in before[1] if _says_something(w)}) >= 2):
+            # (... and what it then tells of it: "camry 2022 silver. picked it up two days ago")
+            statement, content = _join(before[0], statement), [*before[1], *content]
         day = when or (held[2] if held is not None and not held[1] else None)  # (or the day alone before it)
         if continues and last is not None:
             joined = _joined(out[last], statement, content, when)  # it goes on about the previous sentence: one fact
