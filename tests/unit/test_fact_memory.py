@@ -2361,3 +2361,13 @@ def test_news_told_plainly_leads_into_what_the_next_sentence_tells_of_it():
     # ... not a reaction before it, nor a sentence whose "it" points at nothing ("it's the same gang")
     found = told(extract("Who knows. Jacob thinks it's the same gang that hit a farm in May", thu))
     assert not any(f.statement.startswith("Who knows") for f in found)
+
+
+def test_round_55_a_day_of_next_month_a_weekday_gone_with_someone_and_a_call_that_names_no_one():
+    sun = datetime(2025, 6, 15, tzinfo=UTC)
+    assert fact_dates.resolve("moving in the first of next month", sun) == ("moving in on 1 July 2025", "2025-07-01")
+    assert fact_dates.resolve("meeting at the bank on the 5th of next month", sun)[0] == "meeting at the bank on 5 July 2025"
+    assert fact_dates.resolve("went to Soca Frenzy Saturday gone with Roxanne", sun)[1] == "2025-06-14"
+    # "she call me too" is a call on the phone, not the name they go by; "call me Jo" is
+    assert not any(f.key == "name" for f in extract("she call me too, she tell the whole church already", sun))
+    assert [f.value for f in extract("Call me Jo, everyone does", sun) if f.key == "name"] == ["Jo"]

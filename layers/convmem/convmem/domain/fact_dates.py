@@ -118,10 +118,12 @@ _KO_NTH = (r"(?P<nmonth>지난\s*달|다음\s*달|이번\s*달)\s*(?P<nth>첫째
            r"(?:\s*(?P<nwday>" + "|".join(_KO_WEEKDAY_FORMS) + r"))?|")
 _EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week|" + "|".join(_WEEKDAYS) + r")\s+"
            r"(?:of|in)\s+(?P<nmonth>last month|next month|this month)|")
+# ... and a day of it: "the first of next month", "the 15th of this month"
+_EN_DOM = r"(?:on\s+)?(?:the\s+)?(?P<dom>[12]?\d(?:st|nd|rd|th)|30th|31st|first|second|third)\s+of\s+(?P<dmonth>last month|next month|this month)|"
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 _EN = re.compile(
-    r"\b(?:" + _EN_NTH + r"(?P<dby>(?:the )?day before yesterday|(?-i:juzi))"
+    r"\b(?:" + _EN_NTH + _EN_DOM + r"(?P<dby>(?:the )?day before yesterday|(?-i:juzi))"
     r"|(?P<after>(?:the )?day after (?:tomorrow|tmrw|tmr|tmw|2morrow)|(?-i:kesho\s+kutwa))"
     # (and in Swahili, as Kenyan and Tanzanian English text it, small: jana, juzi, kesho; not the name Jana)
     r"|(?P<yesterday>yesterday|yday|last night|last nite|(?-i:jana))"
@@ -155,7 +157,7 @@ _EN = re.compile(
     # "last Tuesday but one" (British): the one before the last
     r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
-    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for|with)\b)"
+    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -213,6 +215,10 @@ def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
 def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["nth"]:
         return _nth(said, m["nmonth"].lower(), m["nth"].lower(), m["nwday"].lower())
+    if m["dom"]:
+        y, mo = _add_months(said, {"last": -1, "next": 1, "this": 0}[m["dmonth"].split()[0].lower()])
+        n = _ORDINALS.get(m["dom"].lower()) or int(re.sub(r"\D", "", m["dom"]))
+        return _day(date(y, mo, n)) if n <= calendar.monthrange(y, mo)[1] else None
     if m["wk_from"]:
         start = m["wk_from"].lower()
         base = (_weekday(said, _weekday_number(m["wk_day"]), 1) if m["wk_day"]

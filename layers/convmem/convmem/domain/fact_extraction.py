@@ -57,9 +57,10 @@ _EMAIL = r"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"
 _PHONE = r"(\+?\d[\d\s().-]{6,}\d)"
 
 _NAME_PATTERNS = [
-    # (not a call on the phone: "Phil call me to office", "she'll call me back tomorrow")
-    re.compile(r"(?i:\bmy name is|\bmy name's|\bcall me)\s+(?!(?i:to|at|on|in|back|later|tomorrow|tonight|today|when|if|after|before"
-               r"|now|soon|anytime|whenever|asap|again|for|and|or|but|the|a|an|up|over|out|every|each|from|about|with|once|twice)\b)" + _NAME),
+    # (not a call on the phone: "Phil call me to office", "she'll call me back tomorrow", "she call me too")
+    re.compile(r"(?i:\bmy name is|\bmy name's|(?<!\bshe\s)(?<!\bhe\s)(?<!\bthey\s)\bcall me)\s+(?!(?i:to|at|on|in|back|later|tomorrow|tonight|today|when|if|after|before"
+               r"|now|soon|anytime|whenever|asap|again|for|and|or|but|the|a|an|up|over|out|every|each|from|about|with|once|twice"
+               r"|too|also|yesterday|last|this)\b)" + _NAME),
     re.compile(r"\bI(?:'m| am)\s+([A-Z][a-z'-]+)(?=\s*(?:[,.!?]|$|\band\b))"),
     re.compile(r"제\s*이름은\s*" + r"([가-힣A-Za-z]+?)" + r"(?:입니다|이에요|예요|이야|야|이라고\s*해요|라고\s*해요|요)?(?=[\s.!?,]|$)"),
     re.compile(r"저는\s*([가-힣]+?)(?:이)?라고\s*(?:합니다|해요)"),
