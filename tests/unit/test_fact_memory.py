@@ -2371,3 +2371,11 @@ def test_round_55_a_day_of_next_month_a_weekday_gone_with_someone_and_a_call_tha
     # "she call me too" is a call on the phone, not the name they go by; "call me Jo" is
     assert not any(f.key == "name" for f in extract("she call me too, she tell the whole church already", sun))
     assert [f.value for f in extract("Call me Jo, everyone does", sun) if f.key == "name"] == ["Jo"]
+
+
+def test_a_banmal_question_in_ni_without_its_mark_is_no_news():
+    sun = datetime(2025, 8, 17, tzinfo=UTC)
+    assert told(extract("진달래커피 말이니 일요일에도 하니", sun)) == []
+    assert told(extract("고생했다야 시험 잘 봤니", sun, previous="엄마 나 오늘 기말고사 마지막 날이었어")) == []
+    # ... but a cause in ~니 ends no question: "낼 장보러 가야하니, 굿밤이에요"
+    assert told(extract("낼 장보러 가야하니, 굿밤이에요", sun, previous="오늘 고생 많으셨어요"))
