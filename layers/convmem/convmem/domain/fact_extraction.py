@@ -708,6 +708,17 @@ _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|m
 # ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
 # 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
 _YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄마|아빠|어머니|아버지|어멍|아방)")
+_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT)
+
+
+def _without_mentions_of_theirs(part: str) -> str:
+    """``part`` without the words that name the other party but say nothing of them (``_NOT_ABOUT_THEM``:
+    what they advised, what the visitor did for them, the visitor's spouse as their parent)."""
+    for pattern in _NOT_ABOUT_THEM:
+        part = pattern.sub(" ", part)
+    return part
+
+
 # (... but loving it is a remark on the other party's thing: "I love the recipe you suggested")
 _PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|adore|hate|hated)\b", re.IGNORECASE)
 
@@ -762,7 +773,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
     # came before it stands: "배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄", not "니가 와줘서 든든혔어 그 바쁜디 ...")
     parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
-    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _YOUR_PARENT.sub(" ", _FOR_THEM.sub(" ", _ADVISED.sub(" ", p))))
+    kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _without_mentions_of_theirs(p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
@@ -1141,7 +1152,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     def release() -> None:
         """A thin answer nothing completed is kept all the same when it has two words of its own: the
         question says the rest ("And the kids?" - "Ruan is rugby rugby rugby")."""
-        if held is not None and held[3] and len({w for w in held[1] if _says_something(w)}) >= 2:
+        if held is not None and held[3] and _says_two_things(held[1]):
             out.append(_told_fact(held[0], held[1], held[2], held[0]))
     # In a message where they speak of themselves, a dated sentence that names no other party is
     # part of their world ("The opening night is tomorrow. I'm working hard on it.").
@@ -1234,8 +1245,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             dates = before if held is None else held[:2] if held[1] else None
             if dates is not None and said_at is not None:
                 resolved, when = fact_dates.resolve(sentence, said_at, dates[0], month)
-                alone = resolved.strip(" .!")
-                out.append(_told_fact(_join(dates[0], alone[:1].upper() + alone[1:]), dates[1], when, dates[0]))
+                out.append(_told_fact(_join(dates[0], resolved.strip(" .!")), dates[1], when, dates[0]))
                 last, held = len(out) - 1, None
                 continue
             if held is None:
@@ -1255,7 +1265,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = _content(sentence)
         if (before is not None and held is None and last is None and re.search(r"\b(?:it|them)\b(?!['\u2019]s)", sentence, re.IGNORECASE)
-                and len({w for w in before[1] if _says_something(w)}) >= 2):
+                and _says_two_things(before[1])):
             # (... and what it then tells of it: "camry 2022 silver. picked it up two days ago")
             statement, content = _join(before[0], statement), [*before[1], *content]
         day = when or (held[2] if held is not None and not held[1] else None)  # (or the day alone before it)
@@ -1330,6 +1340,12 @@ def _says_something(word: str) -> bool:
     ("Its ok", "Ha no", "Shes ok" say nothing; "rugby", "쏘렌토" do), no laugh."""
     return (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS) if word.isascii() else (
         len(re.findall(r"[가-힣]", word)) >= 2)
+
+
+def _says_two_things(content: list[str]) -> bool:
+    """Whether content words hold two that say something (``_says_something``): enough to keep a thin
+    answer, or a lead, that nothing else completes."""
+    return len({w for w in content if _says_something(w)}) >= 2
 
 
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False) -> bool:
