@@ -2379,3 +2379,33 @@ def test_a_banmal_question_in_ni_without_its_mark_is_no_news():
     assert told(extract("고생했다야 시험 잘 봤니", sun, previous="엄마 나 오늘 기말고사 마지막 날이었어")) == []
     # ... but a cause in ~니 ends no question: "낼 장보러 가야하니, 굿밤이에요"
     assert told(extract("낼 장보러 가야하니, 굿밤이에요", sun, previous="오늘 고생 많으셨어요"))
+
+
+def test_round_56_a_weekday_coming_a_progressive_without_be_amounts_told_plainly_and_a_message_passed_on():
+    sat = datetime(2025, 4, 12, tzinfo=UTC)
+    # "Thursday coming" (Irish, Cajun, West African English) is the next one, as "Thursday gone" the last
+    assert fact_dates.resolve("bringing her to the heart doctor thursday coming", sat) == (
+        "bringing her to the heart doctor on Thursday 17 April 2025", "2025-04-17")
+    assert fact_dates.resolve("options evening this Wednesday coming", sat)[0] == "options evening on Wednesday 16 April 2025"
+    assert fact_dates.resolve("going up with Krista the Friday coming", sat)[0] == "going up with Krista on Friday 18 April 2025"
+    assert fact_dates.resolve("said saturday coming back from the depot was a mess", sat)[1] is None
+    # "they doing her surgery wednesday" is arranged, though the question it answers is past
+    sun = datetime(2025, 6, 1, tzinfo=UTC)
+    assert fact_dates.resolve("they doing her surgery wednesday morning", sun, "mom said the surgeon called")[1] == "2025-06-04"
+    assert fact_dates.resolve("she had her surgery wednesday morning", sun, "mom said the surgeon called")[1] == "2025-05-28"
+    # an amount told plainly, a message of a burst that says neither I nor you, is news of the visitor's
+    burst = ("boat in the shop again\nhad to limp the miss odile home at idle\n"
+             "gonna be $2,300 for the wheel and the haul out. thats before they find something else")
+    assert any("$2,300 for the wheel" in f.statement for f in told(extract(burst, sat)))
+    oct12 = datetime(2025, 10, 12, tzinfo=UTC)
+    found = told(extract("white shrimp running good. 16-20s at $2.40 a pound at the dock\nstill aint 2005 money but i'll take it",
+                         oct12, "Ugh. Ok give me some good news"))
+    assert any("$2.40 a pound" in f.statement for f in found)
+    # ... not one weighed against another, put to the listener to buy, or echoing what they said
+    assert not told(extract("Better than Couch to 5K anyhow", oct12, "Try the NHS running app"))
+    assert not told(extract("Iphones are a rip off nan, get a samsung a series, like $400", oct12, "Which phone should I buy?"))
+    assert not told(extract("$600 for a SOCK 😂", oct12, "Biscuit ate a sock and we had to do the emergency vet. $600 for a SOCK"))
+    # a message passed on to someone named small is no news of the visitor's
+    found = told(extract("mais we gotta cancel for julien party. im real sorry, tell julien his cousin remy gonna make it up to him", oct12))
+    assert found and not any("julien his cousin" in f.statement for f in found)
+    assert any("tell everyone at work" in f.statement for f in told(extract("I had to tell everyone at work about the move", oct12)))

@@ -158,6 +158,8 @@ _EN = re.compile(
     r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
     r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for)\b)"
+    # ... and "Thursday coming", "this Wednesday coming" (Irish, Cajun, West African): the next one
+    r"|(?:(?:this|the)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+coming\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -263,9 +265,10 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["but_one"]:
         d = _weekday(said, _weekday_number(m["but_one"]), -1) - timedelta(weeks=1)
         return f"on {m['but_one'].capitalize()} {day_text(d)}", d.isoformat()
-    if m["gone"]:
-        d = _weekday(said, _weekday_number(m["gone"]), -1)
-        return f"on {m['gone'].capitalize()} {day_text(d)}", d.isoformat()
+    if m["gone"] or m["coming"]:
+        day = m["gone"] or m["coming"]
+        d = _weekday(said, _weekday_number(day), -1 if m["gone"] else 1)
+        return f"on {day.capitalize()} {day_text(d)}", d.isoformat()
     if m["month_end"]:
         last = date(said.year, said.month, calendar.monthrange(said.year, said.month)[1])
         return f"the end of {month_text(said.year, said.month)} ({day_text(last)})", last.isoformat()
@@ -616,6 +619,11 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
 # What one wrote or asked about doing is still to come ("Emailed my manager about coming back on the 2nd
 # of september", "asked about starting in June").
 _ABOUT_DOING = re.compile(r"\babout\s+[a-z]{2,}ing\b", re.IGNORECASE)
+# The progressive with its "be" left out, as texting and creoles drop it ("they doing her surgery
+# wednesday", "i bringing her thursday"): what is going on or arranged, not done.
+_DROPPED_BE = re.compile(r"\b(?:i|we|they|he|she|u|you|yall|y'all)\s+(?:still\s+|just\s+|all\s+)?"
+                         r"(?!(?:thing|nothing|something|anything|everything|morning|evening|wedding|during|spring|string|bring|"
+                         r"sting|swing|cling|fling|sling|ceiling|building|sibling|pudding|darling)\b)[a-z]{2,}ing\b", re.IGNORECASE)
 
 
 def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool | None:
@@ -628,6 +636,7 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
     lo, hi = _clause(text, start, end)
     marks = sorted([*((m.start(), False) for m in _FUTURE_EN.finditer(text, lo, hi)),
                     *((m.start(), False) for m in _ABOUT_DOING.finditer(text, lo, hi)),
+                    *((m.start(), False) for m in _DROPPED_BE.finditer(text, lo, hi)),
                     *((m.start(), False) for m in _PRESENT_EN.finditer(text, lo, hi)),
                     *((i, True) for i in _past_at(text, lo, hi))], key=lambda mark: (mark[0], not mark[1]))
     # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")

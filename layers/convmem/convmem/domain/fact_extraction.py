@@ -447,7 +447,11 @@ _HOW_ASKS = re.compile("^" + _HOW, re.IGNORECASE)
 # Valentine's to Sandra", "say hi to Tom", "night Jo, kiss Biscuit for me"): words for the other
 # party's people, not the visitor's news.
 _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morning|bye))\b[^A-Za-z]*(?:[A-Z]\w+\b[^A-Za-z]*)?)?"
-                    r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)|(?i:say\s+hi)\b"
+                    r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+"
+                    # (texting writes the name small: "tell julien his cousin remy gonna make it up to him")
+                    r"|(?!(?:the|a|an|my|our|me|us|it|that|this|everyone|everybody|anyone|someone|people|stories|lies|jokes|time"
+                    r"|off|apart|myself|ourselves)\b)[a-z]{3,}\b(?=\s+(?:his|her|their|i|we|im|hi|hello|congrats|thanks|happy"
+                    r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+hi)\b"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
@@ -1112,6 +1116,16 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
                for w in _content(sentence)[:span])
 
 
+# An amount of money, or a count of something weighed, sold or paid by ("$2.40 a pound", "4800 bucks
+# a unit", "900 pounds", "£1,275"): told plainly, news of the visitor's own dealings.
+_AMOUNT = re.compile(r"[$£€₹]\s?\d|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|rupees|%|percent"
+                     r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|head|kilo|piece))", re.IGNORECASE)
+# ... but not one weighed against another, or put to the listener to buy ("Better than Couch to 5K
+# anyhow", "Iphones are a rip off nan, get a samsung a series, like $400")
+_WEIGHS = re.compile(r"^(?:\w+\s+)?(?:better|worse|cheaper|dearer|pricier)\s+than\b"
+                     r"|(?:^|,\s*)(?:get|buy|try|go for|use|grab|check out)\s+(?:a|an|the|some|one)\b", re.IGNORECASE)
+
+
 def _plain_news(text: str, called: Collection[str]) -> bool:
     """Whether an English message tells news without saying whose: neither "I" nor "you", no
     question, and not the name they call the other party ("Achan's TMT came positive. Angiogram
@@ -1124,7 +1138,7 @@ def _plain_news(text: str, called: Collection[str]) -> bool:
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
-          suggested: frozenset[str] = frozenset(), plain: bool = False) -> list[FactCandidate]:
+          suggested: frozenset[str] = frozenset(), plain: Collection[str] = ()) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -1140,9 +1154,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     their world (``_ko_their_topic``), unless it answers their question. ``others``: whom they just
     told news of by name (``_their_names``); a clause that opens on one is about them.
     ``suggested``: the words of what they just suggested in Korean (``_suggested``); a sentence that
-    opens on one weighs it, unless it answers their question. ``plain``: the message tells news
-    without saying whose (``_plain_news``): a sentence of it that names its time and goes on from
-    nothing before it is news of theirs."""
+    opens on one weighs it, unless it answers their question. ``plain``: the lines of the message
+    (each a message of its own, sent in a burst) that tell news without saying whose
+    (``_plain_news``): a sentence of one that names its time, or an amount, and goes on from
+    nothing before it is news of theirs ("white shrimp running good. 16-20s at $2.40 a pound at the
+    dock", "gonna be $2,300 for the wheel and the haul out")."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     # a sentence of theirs too thin alone, that one may complete: statement, content words, day, and
@@ -1236,7 +1252,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
                                      or elaborates)
-        if plain and not own and not continues and when is not None and not _echoes(sentence, heard):
+        told_plainly = any(line in told for told in plain)
+        if (told_plainly and not own and not continues and not _echoes(sentence, heard) and (
+                when is not None or (_AMOUNT.search(sentence) and not _WEIGHS.search(sentence)))):
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             # After thin news ("6모 봄" - "지난 수요일에"), or news told plainly without whose it is ("the
@@ -1257,7 +1275,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if not own and not continues:
             release()
             last = held = None
-            if plain and when is None and not _echoes(sentence, heard):
+            if told_plainly and when is None and not _echoes(sentence, heard):
                 bare = resolved.rstrip(" .!")
                 untold = (_third_person(_FILLER.sub("", bare)), _content(bare))
             continue
@@ -1575,7 +1593,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset(known | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
-                       _their_news(previous), others - names, _suggested(previous), _plain_news(text, addresses)))
+                       _their_news(previous), others - names, _suggested(previous),
+                       [line for line in text.split("\n") if _plain_news(line, addresses)]))
     seen: set[str] = set()
     out = []
     for c in found:
