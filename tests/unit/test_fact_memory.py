@@ -2409,3 +2409,34 @@ def test_round_56_a_weekday_coming_a_progressive_without_be_amounts_told_plainly
     found = told(extract("mais we gotta cancel for julien party. im real sorry, tell julien his cousin remy gonna make it up to him", oct12))
     assert found and not any("julien his cousin" in f.statement for f in found)
     assert any("tell everyone at work" in f.statement for f in told(extract("I had to tell everyone at work about the move", oct12)))
+
+
+def test_round_57_spans_counted_back_a_day_named_twice_measures_told_plainly_and_an_answer_that_goes_on():
+    thu = datetime(2025, 9, 4, tzinfo=UTC)
+    # a superlative or a first counts back over "in 10 years": no day ahead
+    for text in ("bp was 128 over 82. lowest in 10 year", "first proper holiday in two years", "the hottest day in 5 years"):
+        assert fact_dates.resolve(text, thu)[1] is None, text
+    assert fact_dates.resolve("I have a test in 2 weeks", thu)[1] == "2025-09-18"
+    assert fact_dates.resolve("we harvest in 3 weeks", thu)[1] == "2025-09-25"
+    # one day named twice, as the day it was and its weekday, is written once
+    tue = datetime(2025, 9, 2, tzinfo=UTC)
+    assert fact_dates.resolve("그저께 일요일에 순천까지 가서 가져왔어요", tue) == ("2025년 8월 31일에 순천까지 가서 가져왔어요", "2025-08-31")
+    # texting's "mornin" and "nite" after a bare weekday
+    sun = datetime(2025, 8, 10, tzinfo=UTC)
+    assert fact_dates.resolve("she was born thursday mornin", sun)[1] == "2025-08-07"
+    assert fact_dates.resolve("went up tuesday nite", sun)[1] == "2025-08-05"
+    # a measure told plainly is news of theirs, and a participle goes on from what was named before it
+    found = told(extract("stevie\nshe's here\nruby jean. born thursday mornin, 7lb 9oz. kayleigh was a warrior", sun))
+    assert any(f.statement.startswith("Ruby jean. Born on Thursday 7 August 2025") for f in found)
+    burst = ("and i've got the gp next wednesday about me blood pressure\n"
+             "nurse at the chemist took it, 165 over 100, she nearly fell off her chair")
+    assert any("165 over 100" in f.statement for f in told(extract(burst, thu)))
+    # "before you ask" heads off the listener's question: the dog's news stays the visitor's
+    found = told(extract("and rocky's fine before you ask, slept the whole time i was diggin", thu, "Chispa says woof"))
+    assert any(f.statement.startswith("Rocky's fine") for f in found)
+    # after a thin answer, what goes on about what was asked is part of it
+    found = told(extract("still there. metcalfes will be round forever, ronnie's dad started it with one wagon in 1978",
+                         thu, "Ronnie still your gaffer? Thought he was selling up"))
+    assert any("metcalfes" in f.statement.lower() for f in found)
+    # ... not a remark of no word of the question
+    assert not told(extract("still there. weather's shocking here", thu, "Ronnie still your gaffer?"))

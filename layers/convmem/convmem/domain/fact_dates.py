@@ -104,6 +104,12 @@ def _weekday(said: date, weekday: int, direction: int) -> date:
     return said - timedelta(days=delta) if direction < 0 else said + timedelta(days=(weekday - said.weekday()) % 7 or 7)
 
 
+# A superlative or a first before "in 10 years" counts back over them, to no day ("the hottest day in 5 years").
+_COUNTS_BACK = re.compile(r"\b(?:(?!(?:harvest|test|rest|interest|contest|nest|chest|forest|vest|west|guest|request|quest|protest"
+                          r"|invest|digest|suggest|arrest|attest|honest|modest)\b)[a-z]+est|best|worst|most|least|first(?: time)?"
+                          r"|only time|ever)(?:\s+[a-z]+){0,2}\s+$", re.IGNORECASE)
+
+
 def _weekend(said: date, offset: int) -> tuple[str, str]:
     saturday = said + timedelta(days=(5 - said.weekday()) % 7) + timedelta(weeks=offset)
     if offset < 0 and said.weekday() >= 5:
@@ -252,6 +258,8 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["unit"]:
         return _offset(said, *_counted(m["n"], m["unit"], -1))
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
+        if _COUNTS_BACK.search(m.string, 0, m.start()):
+            return None  # (the span it counts back over: "lowest in 10 year", "first time in 3 years")
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
     if m["mname"]:
         month = month_number(m["mname"])
@@ -494,20 +502,20 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
-    r"|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when|from|on|with|after|before"
+    r"|\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo|and|at|so|but|during|while|when|from|on|with|after|before"
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha)\b"  # ("starts monday out at the rink")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|morning|afternoon|evening|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
-    r"|\s+(?:night|morning|afternoon|evening|arvo)\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
+    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
+    r"|\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo)\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
     r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
-    r"(?=[,.!?;:]|\s*$|\s+(?:at|morning|night|afternoon|evening|arvo|and|we|i|he|she|they|so|but)\b)"
+    r"(?=[,.!?;:]|\s*$|\s+(?:at|mornin[g\'\u2019]?|night|nite|afternoon|evenin[g\'\u2019]?|arvo|and|we|i|he|she|they|so|but)\b)"
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
@@ -515,7 +523,7 @@ _EN_PARTIAL = re.compile(
                                                                                      if a not in ("mon", "wed", "sat", "sun"))},
                                   key=len, reverse=True)) + r")"
     r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
-    r"(?=[.,!?;:]|\s*$|\s+(?:night|morning|afternoon|evening|arvo|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?=[.,!?;:]|\s*$|\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )
@@ -1117,6 +1125,12 @@ def resolve(text: str, said_at: datetime, asked: str | None = None, month: str |
     written in figures first (``ko_spoken_dates``)."""
     text = ko_spoken_dates(text)
     found = find(text, said_at, asked, month)
+    # (one day named twice, as the day it was and its weekday: "어제 월요일에", "the day before yesterday
+    # sunday"; written once)
+    for i in range(len(found) - 1, 0, -1):
+        if found[i].when == found[i - 1].when and not text[found[i - 1].end: found[i].start].strip(" ,"):
+            fuller = max(found[i - 1].text, found[i].text, key=len)  # ("on Tuesday 14 January 2025")
+            found[i - 1: i + 1] = [Resolved(found[i - 1].start, found[i].end, fuller, found[i].when)]
     first = next((r for r, then in itertools.zip_longest(found, found[1:])
                   if then is None or not _CORRECTION.match(text, r.end, then.start)), None)
     for r in reversed(found):

@@ -371,7 +371,9 @@ _FRAME = re.compile(
     r"|I\s+(?:told|tell|showed)\s+you(?:\s+(?:about|that))?|as\s+you\s+know|you\s+know\s+what|guess\s+what"
     r"|you\s+know|you\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted)"
     # anyone's "you" in an idiom ("he'd herd the grandchildren if you let him"), not the listener's
-    r"|if\s+you\s+let\s+(?:him|her|them|it)|you\s+never\s+know|you'd\s+think|as\s+you\s+do|mind\s+you)\b",
+    r"|if\s+you\s+let\s+(?:him|her|them|it)|you\s+never\s+know|you'd\s+think|as\s+you\s+do|mind\s+you"
+    # ... and what heads off the listener's question ("rocky's fine before you ask")
+    r"|before\s+(?:you|u)\s+ask|in\s+case\s+(?:you|u)(?:'re|\s+are|\s+were)\s+wondering|if\s+(?:you|u)\s+must\s+know)\b",
     re.IGNORECASE,
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
@@ -379,11 +381,15 @@ _SUBJECT_DROPPED = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+|nearly\s+|almost\s+|only\s+|already\s+|never\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
     r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
     r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
-    r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|told|taught|quit|planning|"
+    r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|told|taught|quit|born|planning|"
     # (and what they mean to do: "Want to do Cape York in the July hols"; not a farewell, "gonna go")
     r"hoping|(?:want\s+to|wanna|gonna|need\s+to|have\s+to)(?!\s+(?:go|be)\b))\b",
     re.IGNORECASE,
 )
+# A participle opening a sentence, of what was just named without a verb ("ruby jean. born thursday
+# mornin", "the new van. delivered on monday").
+_OF_THE_NAMED = re.compile(r"^(?:born|delivered|diagnosed|named|christened|arrived|fixed|finished|sold|collected|picked up)\b",
+                           re.IGNORECASE)
 # ... and so is one after a short lead with no verb ("Home safe, landed Auckland Tuesday gone", "All
 # good, got the keys"), a past deed ("Perfect, sending that as is" answers what the other party sent).
 _VERBLESS_LEAD = re.compile(r"^(?:[\w']+\s+){0,3}[\w']+,\s+(?=[a-z])(?![a-z]+ing\b)")
@@ -1117,9 +1123,12 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
 
 
 # An amount of money, or a count of something weighed, sold or paid by ("$2.40 a pound", "4800 bucks
-# a unit", "900 pounds", "£1,275"): told plainly, news of the visitor's own dealings.
+# a unit", "900 pounds", "£1,275"), or a measure taken ("165 over 100", "7lb 9oz", "3.2 kg"): told
+# plainly, news of the visitor's own world.
 _AMOUNT = re.compile(r"[$£€₹]\s?\d|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|rupees|%|percent"
-                     r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|head|kilo|piece))", re.IGNORECASE)
+                     r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|head|kilo|piece)"
+                     r"|(?:kg|kgs|kilos?|lbs?|oz|stone|km|miles|cm|mm|litres?|liters?)\b)|\b\d{2,3}\s*(?:over|/)\s*\d{2,3}\b",
+                     re.IGNORECASE)
 # ... but not one weighed against another, or put to the listener to buy ("Better than Couch to 5K
 # anyhow", "Iphones are a rip off nan, get a samsung a series, like $400")
 _WEIGHS = re.compile(r"^(?:\w+\s+)?(?:better|worse|cheaper|dearer|pricier)\s+than\b"
@@ -1251,6 +1260,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
                                      or (not own and last is not None and when is not None and not someone_else)
+                                     # what goes on about what was asked, after a thin answer ("Ronnie still your
+                                     # gaffer?" - "still there. ronnie's dad started it with one wagon in 1978")
+                                     or (held is not None and held[3] and asked is not None
+                                         and not _OTHER_PARTY.search(sentence) and bool(set(_content(sentence)) & set(_content(asked))))
                                      or elaborates)
         told_plainly = any(line in told for told in plain)
         if (told_plainly and not own and not continues and not _echoes(sentence, heard) and (
@@ -1282,9 +1295,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
         content = _content(sentence)
-        if (before is not None and held is None and last is None and re.search(r"\b(?:it|them)\b(?!['\u2019]s)", sentence, re.IGNORECASE)
-                and _says_two_things(before[1])):
-            # (... and what it then tells of it: "camry 2022 silver. picked it up two days ago")
+        if (before is not None and held is None and last is None and _says_two_things(before[1])
+                and (re.search(r"\b(?:it|them)\b(?!['\u2019]s)", sentence, re.IGNORECASE) or _OF_THE_NAMED.match(sentence))):
+            # (... and what it then tells of it: "camry 2022 silver. picked it up two days ago", "ruby
+            # jean. born thursday mornin, 7lb 9oz")
             statement, content = _join(before[0], statement), [*before[1], *content]
         day = when or (held[2] if held is not None and not held[1] else None)  # (or the day alone before it)
         if continues and last is not None:
