@@ -2427,7 +2427,7 @@ def test_round_57_spans_counted_back_a_day_named_twice_measures_told_plainly_and
     assert fact_dates.resolve("went up tuesday nite", sun)[1] == "2025-08-05"
     # a measure told plainly is news of theirs, and a participle goes on from what was named before it
     found = told(extract("stevie\nshe's here\nruby jean. born thursday mornin, 7lb 9oz. kayleigh was a warrior", sun))
-    assert any(f.statement.startswith("Ruby jean. Born on Thursday 7 August 2025") for f in found)
+    assert any("Ruby jean. Born on Thursday 7 August 2025" in f.statement for f in found)
     burst = ("and i've got the gp next wednesday about me blood pressure\n"
              "nurse at the chemist took it, 165 over 100, she nearly fell off her chair")
     assert any("165 over 100" in f.statement for f in told(extract(burst, thu)))
@@ -2440,3 +2440,21 @@ def test_round_57_spans_counted_back_a_day_named_twice_measures_told_plainly_and
     assert any("metcalfes" in f.statement.lower() for f in found)
     # ... not a remark of no word of the question
     assert not told(extract("still there. weather's shocking here", thu, "Ronnie still your gaffer?"))
+
+
+def test_round_58_a_day_alone_takes_the_tense_of_what_it_dates_and_short_news_leads_into_what_tells_of_it():
+    thu = datetime(2025, 5, 8, tzinfo=UTC)
+    # "since when?" - "Sunday. They let him go...": the Sunday gone, though a day alone reads the nearer
+    [fact] = told(extract("Sunday. They let him go at the FedEx hub end of April", thu, "wait what?? since when"))
+    assert fact.when == "2025-05-04"
+    assert told(extract("Friday. Flying out of Heathrow at 6", thu, "when do you leave?"))[0].when == "2025-05-09"
+    # short news in a message of their own leads into what the next sentence tells of it
+    sun = datetime(2025, 4, 20, tzinfo=UTC)
+    [fact] = told(extract("It's a 2019 Camry. Pearl white. 42 thousand miles. I been had it since Tuesday", sun, "WHAT. show me"))
+    assert fact.statement.startswith("It's a 2019 Camry. Pearl white. 42 thousand miles. They been had it since Tuesday 15 April")
+    # an amount as a fragment of a message of theirs is theirs, not a figure of the other party's echoed
+    found = told(extract("$740 at the vet on Roncesvalles. He's fine, he's already eating again, but my Google Sheet is screaming",
+                         sun, "Oh no 😭"))
+    assert any("$740 at the vet" in f.statement for f in found)
+    assert not any("$600" in f.statement for f in told(extract(
+        "Biscuit!!! Naughty boy 😂 $600 for a sock siaa. I would cry", sun, "Biscuit ate one whole sock, vet bill $600 AUD")))

@@ -684,6 +684,11 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
 _KO_QUOTED = re.compile(r"[가-힣]+(?:다고|라고)(?![가-힣])")
 
 
+def tells_a_past(text: str) -> bool:
+    """Whether an English ``text`` has a verb in the past tense ("the Beast died")."""
+    return bool(_past_at(text))
+
+
 def _ko_clause_past(text: str, end: int) -> bool | None:
     """Whether the Korean month alone or holiday ending at ``text[end]`` is past: by its own clause, up to the
     first verb that links it to the next ("8월에 다낭 가려고 4월 1일 비행기표 끊었어요": the trip is

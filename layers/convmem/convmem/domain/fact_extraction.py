@@ -573,6 +573,8 @@ def _fragment(sentence: str) -> bool:
             and not _SUBJECT_DROPPED.match(sentence) and not _SUBJECT_OR_VERB.search(sentence))
 
 
+# The most words a sentence of a message that says "I" has, to lead into what the next tells of it.
+_LEAD_WORDS = 6
 _KO_FRAGMENT = re.compile(r"[가-힣\d](?:이요|으로요|로요|랑요|이랑요|까지요|부터요|만요)[.!~^ㅎㅋ\s]*$")
 # A sentence right after a kept one that says why or how it felt ("I painted this after I visited
 # the centre. I wanted to capture its warmth.") is the meaningful part of it: it joins it rather
@@ -1190,6 +1192,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(text, theirs | others), heard))
                  for s in _ITEM.split(part)]
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
+    day_alone: tuple[tuple[str, list[str], str | None, bool], str] | None = None  # a day held alone, as said
     for n, raw in enumerate(sentences):
         line = raw.strip()
         if not re.search(r"\w", line):
@@ -1266,8 +1269,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                          and not _OTHER_PARTY.search(sentence) and bool(set(_content(sentence)) & set(_content(asked))))
                                      or elaborates)
         told_plainly = any(line in told for told in plain)
-        if (told_plainly and not own and not continues and not _echoes(sentence, heard) and (
-                when is not None or (_AMOUNT.search(sentence) and not _WEIGHS.search(sentence)))):
+        if (not own and not continues and not _echoes(sentence, heard) and (
+                (told_plainly and when is not None)
+                # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
+                or ((told_plainly or (mine and _fragment(sentence))) and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
+                    and not any(n in heard for n in re.findall(r"\d+", sentence))))):  # (not their figure: "$600 for a sock")
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             # After thin news ("6모 봄" - "지난 수요일에"), or news told plainly without whose it is ("the
@@ -1284,13 +1290,17 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 # happened then.
                 alone = resolved.strip(" .!")
                 held = (alone[:1].upper() + alone[1:], [], when, False)
+                day_alone = (held, sentence)
                 continue
         if not own and not continues:
             release()
             last = held = None
-            if told_plainly and when is None and not _echoes(sentence, heard):
-                bare = resolved.rstrip(" .!")
-                untold = (_third_person(_FILLER.sub("", bare)), _content(bare))
+            if (told_plainly or (mine and not korean and len(sentence.split()) <= _LEAD_WORDS)) and when is None and not _echoes(sentence, heard):
+                # (... and, in a message of their own news, a short one that what follows tells of by "it":
+                # "It's a 2019 Camry. Pearl white. 42 thousand miles. I been had it since Tuesday")
+                bare = _third_person(_FILLER.sub("", resolved.rstrip(" .!")))
+                untold = ((_join(before[0], bare), [*before[1], *_content(bare)])
+                          if before is not None and _fragment(bare) and not fact_dates.tells_a_past(bare) else (bare, _content(bare)))
             continue
         sentence = resolved.rstrip(" .!")
         statement = sentence if korean else _third_person(_FILLER.sub("", sentence))
@@ -1314,7 +1324,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             # It completes the thin sentence before it, or that one leads into it ("I got promoted!
             # I'm a senior designer now."), or the two thin ones make a dated fact together ("루나툰이라는
             # 회사야. 다음 달 첫째 주부터 출근해"): one fact, so the lead is not lost.
-            statement, content, when = _join(held[0], statement), [*held[1], *content], held[2] or when
+            opening, opening_when = held[0], held[2]
+            if day_alone is not None and day_alone[0] is held and said_at is not None:
+                # (the day alone takes the tense of what it dates: "since when?" - "Sunday. They let him go
+                # at the FedEx hub end of April" is the Sunday gone)
+                again, opening_when = fact_dates.resolve(day_alone[1], said_at, sentence)
+                opening = again.strip(" .!")[:1].upper() + again.strip(" .!")[1:]
+            statement, content, when = _join(opening, statement), [*held[1], *content], opening_when or when
         elif held is not None and held[3] and own and content:
             # ... and a thin answer goes on thinly ("오늘 골프 어땠어?" - "92개! 역대 최고"): held together, for
             # what may complete them ("88CC에서 박차장이랑 셋이 쳤어") or kept as the answer they make
