@@ -475,6 +475,8 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
             r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)"
             r"(?!\s+(?i:in|on)\s+(?i:october|oct)\b)")  # (Canada's Thanksgiving, "for thanksgiving in october": not the American one)
+# A part of a day after a weekday, as texting also writes it ("thursday mornin", "tuesday nite").
+_DAYPART = r"night|nite|mornin[g'\u2019]?|afternoon|evenin[g'\u2019]?|arvo"
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
@@ -502,20 +504,20 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
-    r"|\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo|and|at|so|but|during|while|when|from|on|with|after|before"
+    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha)\b"  # ("starts monday out at the rink")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
-    r"|\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo)\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
+    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
+    r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
     r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
-    r"(?=[,.!?;:]|\s*$|\s+(?:at|mornin[g\'\u2019]?|night|nite|afternoon|evenin[g\'\u2019]?|arvo|and|we|i|he|she|they|so|but)\b)"
+    r"(?=[,.!?;:]|\s*$|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but)\b)"
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
@@ -523,7 +525,7 @@ _EN_PARTIAL = re.compile(
                                                                                      if a not in ("mon", "wed", "sat", "sun"))},
                                   key=len, reverse=True)) + r")"
     r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
-    r"(?=[.,!?;:]|\s*$|\s+(?:night|nite|mornin[g\'\u2019]?|afternoon|evenin[g\'\u2019]?|arvo|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?=[.,!?;:]|\s*$|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )
