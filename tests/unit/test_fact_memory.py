@@ -2458,3 +2458,18 @@ def test_round_58_a_day_alone_takes_the_tense_of_what_it_dates_and_short_news_le
     assert any("$740 at the vet" in f.statement for f in found)
     assert not any("$600" in f.statement for f in told(extract(
         "Biscuit!!! Naughty boy 😂 $600 for a sock siaa. I would cry", sun, "Biscuit ate one whole sock, vet bill $600 AUD")))
+
+
+def test_round_59_a_present_perfect_on_a_day_a_question_quoted_and_love_sent_to_someone():
+    mon = datetime(2025, 3, 3, tzinfo=UTC)
+    # a learner's present perfect of a deed on a day is the day gone ("ich war beim Arzt")
+    assert fact_dates.resolve("I have been at the doctor on Friday because of it", mon)[1] == "2025-02-28"
+    assert fact_dates.resolve("We've been picking since the 3rd", datetime(2025, 2, 18, tzinfo=UTC))[1] == "2025-02-03"
+    assert fact_dates.resolve("I will have been there on Friday", mon)[1] == "2025-03-07"
+    # a question quoted, before the verb that says who asked it, is no question to the listener
+    found = told(extract("지난주에 JHT 리젝 먹은거 말씀드리니까 그러게 내가 뭐랬냐 이러심 ㅋㅋ", mon))
+    assert any("JHT 리젝" in f.statement for f in found)
+    assert not told(extract("근데 너 요즘 뭐하냐 바쁘냐", mon))
+    # love sent to their people is no news of the visitor's
+    found = told(extract("I must go, Owen calls for dinner. Kiss to Ida and Pepper", mon))
+    assert found and not any("Ida" in f.statement for f in found)

@@ -667,9 +667,16 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+)\s+(hit|cut|put|hurt|qui
                         r"(?=\s+(?:his|her|its|a|an|the|my|our|their|him|me|us|them|\d))")
 
 
+# The present perfect of a deed, as learners tell one done on a day ("I have been at the doctor on
+# Friday", German's "ich war"/"ich bin gewesen"): past, though "have" reads present.
+_PERFECT = re.compile(r"(?<!will )(?<!ll )(?<!would )(?<!could )(?<!should )(?<!must )(?<!might )\b(?:have|has|[Ii]['\u2019]?ve|we['\u2019]?ve)\s+(?:just\s+|already\s+|also\s+)?"
+                      r"(?:been|seen|done|gone|eaten|taken|given|spoken|written|met|had)\b", re.IGNORECASE)
+
+
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
     out = [m.start(1) for m in _SAME_PAST.finditer(text, lo, len(text) if hi is None else hi)]
+    out += [m.start() for m in _PERFECT.finditer(text, lo, len(text) if hi is None else hi)]
     for m in _PAST_EN.finditer(text, lo, len(text) if hi is None else hi):
         word = m.group(0).lower()
         before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]

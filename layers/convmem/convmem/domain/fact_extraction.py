@@ -247,7 +247,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
                        # present ending ("침넘어간다 영흥도까정", "병원 갔다 오늘"), not a noun's 다 (바다, 보다)
-                       r"|(?<=[가-힣]냐)\s+(?=[가-힣])|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
+                       # (not a question quoted, before the verb that says who asked it: "내가 뭐랬냐 이러심")
+                       r"|(?<=[가-힣]냐)\s+(?=[가-힣])(?!이러|그러|하시|하심|하더|하길|하면서|카더|캐|라고|그카)|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
                        # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ..."), or after
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
                        r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
@@ -458,6 +459,8 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|(?!(?:the|a|an|my|our|me|us|it|that|this|everyone|everybody|anyone|someone|people|stories|lies|jokes|time"
                     r"|off|apart|myself|ourselves)\b)[a-z]{3,}\b(?=\s+(?:his|her|their|i|we|im|hi|hello|congrats|thanks|happy"
                     r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+hi)\b"
+                    # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
+                    r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
