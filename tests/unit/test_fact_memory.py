@@ -829,6 +829,23 @@ def test_a_korean_question_for_a_major_or_a_post_finds_the_fact_that_names_one_t
     assert recall(facts, "서연의 전공은 무엇인가요?", budget_tokens=300, max_facts=1)[0].key == "note.z_nursing"
 
 
+def test_a_question_for_a_colour_or_how_much_finds_the_fact_that_holds_one_though_no_word_meets():
+    korean = [_fact("note.z_colour", "하늘색이오. 성혁이가 골랐지, 짐칸이 넓어서 장보기 좋슴다 (2025-06-05에 말함)"),
+              _fact("note.z_price", "업자가 삼백오십만원 달라더라 지붕 다 뜯어야 된대 (2025-06-05에 말함)"),
+              *[_fact(f"note.other{i}", f"주말에 빨래하고 {room} 청소 좀 했어 (2025-06-06에 말함)")
+                for i, room in enumerate(("방", "부엌", "창고", "마당", "현관", "베란다"))]]
+    assert recall(korean, "명옥이 산 레이는 무슨 색인가?", budget_tokens=300, max_facts=1)[0].key == "note.z_colour"
+    assert recall(korean, "수리비는 얼마였나?", budget_tokens=300, max_facts=1)[0].key == "note.z_price"
+    english = [_fact("note.z_camry", "Camry 2022 silver, picked it up at the dealer on Route 9 (said 5 June 2025)"),
+               *[_fact(f"note.other{i}", f"Sorted the {room} and took the old junk to the tip (said 6 June 2025)")
+                 for i, room in enumerate(("garage", "loft", "shed", "cellar", "attic", "porch"))]]
+    assert recall(english, "What colour is the new one?", budget_tokens=300, max_facts=1)[0].key == "note.z_camry"
+    # the dates a statement was given are no figure it holds: a fact of an amount beats a later dated one
+    dated = [_fact("note.z_sold", "모닝은 팔았어요 250만원 받았어요 (2025-05-02에 말함)"),
+             _fact("event.bazaar", "2025년 6월 1일에 교회 바자회 다녀왔어", when="2025-06-01")]
+    assert recall(dated, "중고차 판 가격은 얼마였나요?", budget_tokens=300, max_facts=1)[0].key == "note.z_sold"
+
+
 def test_recall_meets_an_irregular_past_form():
     facts = [_fact("note.quilt", "They made a patchwork quilt for the church fair (said 13 March 2024)"),
              _fact("note.fair", "The church fair raffle raised money for the roof (said 13 March 2024)")]

@@ -651,16 +651,24 @@ def asks_when(query: str) -> bool:
     return bool(_ASKS_WHEN.search(query))
 
 
-# What kind of answer a question wants, and what a fact holding one looks like: "how long" wants a
-# number or a duration ("for 4 years"), "where" (or "which cities") a named place, "who" someone
-# named, "what book" (song, film...) a title: quoted, or by someone named. A fact that matches the
-# question's words and holds that kind of answer ranks above one that only matches; among facts
-# that share no word with the question, one holding the kind is recalled first.
+# What kind of answer a question wants, and what a fact holding one looks like: "how long" (얼마,
+# 점수) wants a number or a duration ("for 4 years", "삼백오십만원"), "where" (or "which cities") a
+# named place, "who" someone named, "what book" (song, film...) a title: quoted, or by someone
+# named. A fact that matches the question's words and holds that kind of answer ranks above one
+# that only matches; among facts that share no word with the question, one holding the kind is
+# recalled first.
+_A_FIGURE = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|a few|"
+                       r"a couple|several|half)\b|(?:[일이삼사오육칠팔구]?[십백천만억]){1,6}\s*(?:원|만\s*원)", re.IGNORECASE)
 _TITLED = r"books?|novels?|songs?|albums?|movies?|films?|shows?|series|poems?|podcasts?|plays?|games?|paintings?"
 _ANSWER_KINDS = (
-    (re.compile(r"\bhow (?:long|many|much|old|often|far)\b|얼마나|몇", re.IGNORECASE),
-     re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|hundred|a few|a couple|"
-                r"several|half)\b", re.IGNORECASE)),
+    (re.compile(r"\bhow (?:long|many|much|old|often|far)\b|\bwhat (?:score|price|grade|mark)\b|얼마|몇|점수", re.IGNORECASE),
+     _A_FIGURE),
+    # ... "what colour" one that names a colour ("dark green", "요트 블루", "하늘색")
+    (re.compile(r"\b(?:what|which) colou?rs?\b|무슨\s*색|어떤\s*색|색깔|색상", re.IGNORECASE),
+     re.compile(r"\b(?:red|blue|green|yellow|orange|purple|pink|black|white|gr[ae]y|silver|gold|brown|beige|navy|burgundy|maroon|"
+                r"teal|turquoise|cream|ivory|mint|sage|olive|khaki|lilac|lavender|charcoal|bronze|copper|pistachio|emerald|"
+                r"mustard|coral|peach|rust)\b|[가-힣]색(?!하|했|해)|빨간|파란|노란|하얀|까만|검정|검은|분홍|보라|주황|초록|연두|"
+                r"베이지|네이비|아이보리|실버|블루|화이트|블랙|그레이|민트", re.IGNORECASE)),
     (re.compile(rf"\b(?:what|which)\s+(?:\w+\s+)?(?:{_TITLED})\b|무슨 (?:책|노래|영화)|어떤 (?:책|노래|영화)", re.IGNORECASE),
      re.compile(r'"[^"]{2,80}"|“[^”]{2,80}”|『[^』]{1,80}』|「[^」]{1,80}」|\bby (?:[A-Z][\w\'-]+\s?){1,3}')),
     (re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:cit(?:y|ies)|countr(?:y|ies)|towns?|places?|states?)\b|어디|어느 (?:나라|도시)",
@@ -687,6 +695,10 @@ _ANSWER_KINDS = (
                 r"|좋아|싫어|싫더|못\s*먹|알레르기|질색|최애", re.IGNORECASE)),
 )
 KIND_BOOST = 1.3
+# The dates resolution wrote into a statement ("on Tuesday 15 April 2025", "in March 2025", "2025년 3월
+# 3일"): no answer to "how much" or "how many", though they hold figures.
+_DATE_WRITTEN = re.compile(r"\b(?:\d{1,2} )?(?:January|February|March|April|May|June|July|August|September|October|November"
+                           r"|December) \d{4}\b|\d{4}년(?:\s*\d{1,2}월)?(?:\s*\d{1,2}일)?|\b\d{4}-\d{2}-\d{2}\b")
 
 
 def _answer_kind(query: str) -> re.Pattern[str] | None:
@@ -698,7 +710,8 @@ def _answer_kind(query: str) -> re.Pattern[str] | None:
 def _holds(kind: re.Pattern[str], statement: str) -> bool:
     """Whether ``statement`` holds the kind of answer ``kind`` looks for. Cached as ``_prefixes``:
     a question of a kind tests every fact of the user, and their statements recur turn after turn."""
-    return bool(kind.search(_without_said(statement)))
+    text = _without_said(statement)
+    return bool(kind.search(_DATE_WRITTEN.sub(" ", text) if kind is _A_FIGURE else text))
 
 
 def recall(
