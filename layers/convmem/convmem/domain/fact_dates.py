@@ -399,6 +399,9 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
 # "12월 21일") or the week ("on Thursday"). Which one is meant follows from the tense: what was
 # done lies before the day it was said, what is planned after it.
 _MONTH_NAMES = "|".join(_MONTHS)
+# The dates resolution writes into a statement (``day_text``, ``month_text``, ``ko_day_text``, ISO):
+# "on Tuesday 15 April 2025", "in March 2025", "2025년 3월 3일", "2025-03-03".
+WRITTEN = re.compile(r"\b(?:\d{1,2} )?(?:" + _MONTH_NAMES + r") \d{4}\b|\d{4}년(?:\s*\d{1,2}월)?(?:\s*\d{1,2}일)?|\b\d{4}-\d{2}-\d{2}\b")
 _WEEKDAY_NAMES = "|".join([*(w.capitalize() for w in _WEEKDAYS), *_WEEKDAYS])
 # Next to a day, texting writes it small ("4th november") or short ("feb 18", "Sept 3rd").
 _MONTH_SHORT = [*(m[:3] for m in _MONTHS if m != "May"), "Sept"]
@@ -644,10 +647,8 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
     of the question it answers (``asked``: "the babies came?" - "On Friday!"); None when nothing
     has a tense and the day stands alone ("5 August." opening the news)."""
     lo, hi = _clause(text, start, end)
-    marks = sorted([*((m.start(), False) for m in _FUTURE_EN.finditer(text, lo, hi)),
-                    *((m.start(), False) for m in _ABOUT_DOING.finditer(text, lo, hi)),
-                    *((m.start(), False) for m in _DROPPED_BE.finditer(text, lo, hi)),
-                    *((m.start(), False) for m in _PRESENT_EN.finditer(text, lo, hi)),
+    marks = sorted([*((m.start(), False) for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _PRESENT_EN)
+                      for m in ahead.finditer(text, lo, hi)),
                     *((i, True) for i in _past_at(text, lo, hi))], key=lambda mark: (mark[0], not mark[1]))
     # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
     ahead = [past for i, past in marks if i < start]
@@ -675,9 +676,10 @@ _PERFECT = re.compile(r"(?<!will )(?<!ll )(?<!would )(?<!could )(?<!should )(?<!
 
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
-    out = [m.start(1) for m in _SAME_PAST.finditer(text, lo, len(text) if hi is None else hi)]
-    out += [m.start() for m in _PERFECT.finditer(text, lo, len(text) if hi is None else hi)]
-    for m in _PAST_EN.finditer(text, lo, len(text) if hi is None else hi):
+    end = len(text) if hi is None else hi
+    out = [m.start(1) for m in _SAME_PAST.finditer(text, lo, end)]
+    out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
+    for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()
         before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]
         if word.endswith("ed") and (word.endswith("eed") or (before and before[0] in _STATE_BEFORE)):

@@ -671,6 +671,11 @@ def _article(what: str) -> str:
 def _third_person(text: str) -> str:
     for pattern, repl in _THIRD_PERSON:
         text = pattern.sub(repl, text)
+    return _capitalised(text)
+
+
+def _capitalised(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as written."""
     return text[:1].upper() + text[1:]
 
 
@@ -1276,7 +1281,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 (told_plainly and when is not None)
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
                 or ((told_plainly or (mine and _fragment(sentence))) and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
-                    and not any(n in heard for n in re.findall(r"\d+", sentence))))):  # (not their figure: "$600 for a sock")
+                    and not any(figure in heard for figure in re.findall(r"\d+", sentence))))):  # (not their figure: "$600 for a sock")
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             # After thin news ("6모 봄" - "지난 수요일에"), or news told plainly without whose it is ("the
@@ -1291,8 +1296,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             if held is None:
                 # A day alone opening the news ("5 August. Passed with minor revisions."): what follows
                 # happened then.
-                alone = resolved.strip(" .!")
-                held = (alone[:1].upper() + alone[1:], [], when, False)
+                held = (_capitalised(resolved.strip(" .!")), [], when, False)
                 day_alone = (held, sentence)
                 continue
         if not own and not continues:
@@ -1332,7 +1336,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 # (the day alone takes the tense of what it dates: "since when?" - "Sunday. They let him go
                 # at the FedEx hub end of April" is the Sunday gone)
                 again, opening_when = fact_dates.resolve(day_alone[1], said_at, sentence)
-                opening = again.strip(" .!")[:1].upper() + again.strip(" .!")[1:]
+                opening = _capitalised(again.strip(" .!"))
             statement, content, when = _join(opening, statement), [*held[1], *content], opening_when or when
         elif held is not None and held[3] and own and content:
             # ... and a thin answer goes on thinly ("오늘 골프 어땠어?" - "92개! 역대 최고"): held together, for
@@ -1428,7 +1432,7 @@ def _joined(fact: FactCandidate, statement: str, content: list[str], when: str |
 def _join(first: str, then: str) -> str:
     """Two sentences as one statement (the date note, if any, stays at the end; an emoji ends
     the first as a full stop would)."""
-    return f"{first}{'' if _EMOJI_END.search(first) else '.'} {then[:1].upper()}{then[1:]}"
+    return f"{first}{'' if _EMOJI_END.search(first) else '.'} {_capitalised(then)}"
 
 
 def with_context(found: list[FactCandidate], text: str, said_at: datetime | None,

@@ -695,10 +695,6 @@ _ANSWER_KINDS = (
                 r"|좋아|싫어|싫더|못\s*먹|알레르기|질색|최애", re.IGNORECASE)),
 )
 KIND_BOOST = 1.3
-# The dates resolution wrote into a statement ("on Tuesday 15 April 2025", "in March 2025", "2025년 3월
-# 3일"): no answer to "how much" or "how many", though they hold figures.
-_DATE_WRITTEN = re.compile(r"\b(?:\d{1,2} )?(?:January|February|March|April|May|June|July|August|September|October|November"
-                           r"|December) \d{4}\b|\d{4}년(?:\s*\d{1,2}월)?(?:\s*\d{1,2}일)?|\b\d{4}-\d{2}-\d{2}\b")
 
 
 def _answer_kind(query: str) -> re.Pattern[str] | None:
@@ -711,7 +707,8 @@ def _holds(kind: re.Pattern[str], statement: str) -> bool:
     """Whether ``statement`` holds the kind of answer ``kind`` looks for. Cached as ``_prefixes``:
     a question of a kind tests every fact of the user, and their statements recur turn after turn."""
     text = _without_said(statement)
-    return bool(kind.search(_DATE_WRITTEN.sub(" ", text) if kind is _A_FIGURE else text))
+    # (the dates resolution wrote into it hold figures, and answer no "how much")
+    return bool(kind.search(fact_dates.WRITTEN.sub(" ", text) if kind is _A_FIGURE else text))
 
 
 def recall(
