@@ -2334,9 +2334,10 @@ def test_round_53_a_weekday_alone_dates_the_news_before_it_and_a_run_on_keeps_it
     # ... but after a date, the weekday is that date's
     [fact] = told(extract("we booked Las Palmas. 11 October. Saturday.", sun))
     assert fact.when == "2025-10-11"
-    # a weekday bare before a particle ("starts monday out at the rink") is a day; one of many or of a month is not
+    # a weekday bare before a particle ("starts monday out at the rink") is a day; one of many is not, and one of a
+    # month is that month's
     assert fact_dates.resolve("liams goalie camp starts monday out at the rink", sun)[1] == "2025-04-28"
-    assert fact_dates.resolve("the spring game is the first Friday in May", sun)[1] == "2025-05"
+    assert fact_dates.resolve("the spring game is the first Friday in May", sun)[1] == "2025-05-02"
     assert fact_dates.resolve("every Saturday and sometimes sunday too", sun)[1] is None
     # a clause run on after "and" that turns to the listener's things goes; theirs before it stays
     [fact] = told(extract("got back tuesday and worked a 24 thursday and im still tired from your farm", sun))
@@ -2490,3 +2491,48 @@ def test_round_59_a_present_perfect_on_a_day_a_question_quoted_and_love_sent_to_
     # love sent to their people is no news of the visitor's
     found = told(extract("I must go, Owen calls for dinner. Kiss to Ida and Pepper", mon))
     assert found and not any("Ida" in f.statement for f in found)
+
+
+def test_rounds_60_61_scots_and_yorkshire_days_a_headline_what_we_did_and_the_family_a_child_shares():
+    sat = datetime(2025, 7, 12, tzinfo=UTC)
+    # Scots: "the morra" is tomorrow, "a fortnight the day" two weeks from today, "o" is "of"
+    assert fact_dates.resolve("the astra's mot is the morra", sat)[1] == "2025-07-13"
+    assert fact_dates.resolve("ma maw's 80 a fortnight the day", sat)[1] == "2025-07-26"
+    assert fact_dates.resolve("two weeks the day we fly tae lanzarote", sat)[1] == "2025-07-26"
+    assert fact_dates.resolve("start the first monday o next month", sat)[1] == "2025-08-04"
+    # (and a week of a month named keeps the month's name: "the last week in July")
+    assert fact_dates.resolve("Primrose Valley, last week in July", sat)[0] == "Primrose Valley, the last week of July 2025"
+    # Yorkshire: "Sat'dy", "Tuesdi neet", "week on Thursday" (a week after the coming one)
+    assert fact_dates.resolve("Zafira failed its MOT Sat'dy", sat)[1] == "2025-07-05"
+    assert fact_dates.resolve("broke into t'allotment shed Tuesdi neet", sat)[0] == "broke into t'allotment shed on Tuesday 8 July 2025 night"
+    assert fact_dates.resolve("thats week on Thursday up at Barnsley hospital", sat)[1] == "2025-07-24"
+    assert fact_dates.resolve("it were last week on Thursday", sat)[1] != "2025-07-24"
+    # 내일 in the name of a programme is no tomorrow
+    assert fact_dates.resolve("장병내일준비적금 이미 함", sat)[1] is None
+    assert fact_dates.resolve("two weeks from the day we met", sat)[1] is None  # (a day of its own, not today)
+    # a weekday small, before a year that counts something else or a deed it dates
+    assert fact_dates.resolve("got a skoda octavia on wednesday, 2017 wan, silver", sat)[1] == "2025-07-09"
+    assert fact_dates.resolve("did it monday liftin chloe's bike intae the boot", sat)[1] == "2025-07-07"
+    # "ah'm" is "I'm", and "ah" before a verb "I"; "ah well" is no one
+    assert told(extract("naw ah'm lyin on the livin room flair", sat))[0].statement.startswith("They're lyin")
+    [fact] = told(extract("aye and the route's changed, ah'm on the 77 tae the airport noo", sat, "Cyclists hate them."))
+    assert "they're on the 77" in fact.statement
+    assert not told(extract("ah well, cannae complain", sat))
+    # a headline cried out heads what the next sentence tells without a subject
+    [fact] = told(extract("driver trainer!! start the first monday o next month", sat))
+    assert fact.statement.startswith("Driver trainer. Start on 4 August 2025")
+    [fact] = told(extract("Happy Easter sis! We were at Solly's for a braai, lamb chops and pap", sat))
+    assert not fact.statement.startswith("Happy Easter")
+    # what their household did is theirs, two words enough as "I" makes them
+    found = told(extract("massive relief. but we've cancelled benidorm. cannae go away and leave her when she's only just steady. "
+                         "lost the £150 deposit", sat, "Must be a relief"))
+    assert any(f.statement.startswith("We've cancelled benidorm") for f in found)
+    assert not told(extract("We'll make it through this, hang in there", sat))
+    # the family a parent shares with their child is theirs: "your mam", "your aunty Jean"
+    [fact] = told(extract("Aye not good. Your aunty Jean fell Thursdi. Broke her hip", sat, "Anything else going on?"))
+    assert "Your aunty Jean fell on Thursday 10 July 2025" in fact.statement
+    assert any("Primrose Valley" in f.statement for f in told(extract(
+        "Booked. Primrose Valley, last week in July. Static wi' a veranda this time, your mam wanted a veranda", sat)))
+    # an amount in words is one, and not when it is the figure the other party just gave
+    assert told(extract("Garage want six hundred quid to get it through", sat))
+    assert not told(extract("nine hundred dollars for a sock", sat, "Biscuit ate a whole sock. $900 at the vet"))

@@ -9,6 +9,7 @@ as "May 2023", a year as "2023": unambiguous for a reader and for a model in any
 from __future__ import annotations
 
 import calendar
+import functools
 import itertools
 import re
 import string
@@ -119,11 +120,12 @@ def _weekend(said: date, offset: int) -> tuple[str, str]:
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1,
              "첫째": 1, "첫": 1, "둘째": 2, "셋째": 3, "넷째": 4, "마지막": -1}
-# The first / third / last week (or weekday) of a month: 다음 달 셋째 주 토요일, "the first Monday of next month".
+# The first / third / last week (or weekday) of a month: 다음 달 셋째 주 토요일, "the first Monday of next month",
+# "the last week in July".
 _KO_NTH = (r"(?P<nmonth>지난\s*달|다음\s*달|이번\s*달)\s*(?P<nth>첫째|첫|둘째|셋째|넷째|마지막)\s*주"
            r"(?:\s*(?P<nwday>" + "|".join(_KO_WEEKDAY_FORMS) + r"))?|")
-_EN_NTH = (r"(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week|" + "|".join(_WEEKDAYS) + r")\s+"
-           r"(?:of|in)\s+(?P<nmonth>last month|next month|this month)|")
+_EN_NTH = (r"(?:on\s+)?(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week|" + "|".join(_WEEKDAYS) + r")\s+"
+           r"(?:of|in|o)\s+(?P<nmonth>last month|next month|this month|" + "|".join(_MONTHS) + r")|")  # (Scots write "of" as "o")
 # ... and a day of it: "the first of next month", "the 15th of this month"
 _EN_DOM = r"(?:on\s+)?(?:the\s+)?(?P<dom>[12]?\d(?:st|nd|rd|th)|30th|31st|first|second|third)\s+of\s+(?P<dmonth>last month|next month|this month)|"
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
@@ -134,8 +136,9 @@ _EN = re.compile(
     # (and in Swahili, as Kenyan and Tanzanian English text it, small: jana, juzi, kesho; not the name Jana)
     r"|(?P<yesterday>yesterday|yday|last night|last nite|(?-i:jana))"
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
-    # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)"
+    # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
+    # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)|the morra|the day(?!\s+(?:before|after|of|that|when)\b)"
     r"|from\s+now|(?:from\s+|on\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)
@@ -145,7 +148,7 @@ _EN = re.compile(
     r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
     r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening|arvo))"
-    r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
+    r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
     # "next May", "last september": the nearest such month after (before) the one it was said in
     # (not "the next may be harder")
@@ -173,8 +176,9 @@ _EN = re.compile(
 # (the week, month or weekend after next, or before last: "다다음 주 목요일", "지지난 달"; and as chat
 # writes next and last: "담주 목욜", "담달", "저번주")
 _KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])다?담(?=\s*(?:주|달))|저번|(?<![가-힣])이(?=달)"
+# (not 내일 that names a programme for young people's tomorrow: 내일배움카드, 청년내일채움공제, 장병내일준비적금)
 _KO = re.compile(
-    _KO_NTH + r"(?P<dbb>그끄저께|그끄제)|(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일)|(?P<after>(?:낼\s*)?모레)"
+    _KO_NTH + r"(?P<dbb>그끄저께|그끄제)|(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일(?!배움|채움|준비적금))|(?P<after>(?:낼\s*)?모레)"
     # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
     r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
@@ -195,8 +199,14 @@ _KO_PERIODS = {"주": "week", "달": "month", "해": "year", "주말": "weekend"
 
 
 def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, str] | None:
-    """The ``nth`` week, or weekday, of the month ``month`` (-1, 0, 1) months from ``said``."""
-    y, m = _add_months(said, -1 if month.startswith(("last", "지난")) else 1 if month.startswith(("next", "다음")) else 0)
+    """The ``nth`` week, or weekday, of the month ``month`` (-1, 0, 1) months from ``said``, or of the
+    month it names, the nearest by that name ("the last week in July")."""
+    named = month.capitalize() in _MONTHS
+    if named:
+        m = _MONTHS.index(month.capitalize()) + 1
+        y = said.year + (1 if m - said.month < -6 else -1 if m - said.month > 6 else 0)
+    else:
+        y, m = _add_months(said, -1 if month.startswith(("last", "지난")) else 1 if month.startswith(("next", "다음")) else 0)
     first = date(y, m, 1)
     last = date(*_add_months(first, 1), 1) - timedelta(days=1)
     n = _ORDINALS[nth]
@@ -204,7 +214,8 @@ def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, st
         day = first + timedelta(weeks=n - 1) if n > 0 else last
         monday = day - timedelta(days=day.weekday())
         iso = monday.isocalendar()
-        return f"the week of {day_text(monday)}", f"{iso[0]}-W{iso[1]:02d}"
+        # (a month named keeps its name: "the last week in July" is the last week of July 2025)
+        return (f"the {nth} week of {_MONTHS[m - 1]} {y}" if named else f"the week of {day_text(monday)}"), f"{iso[0]}-W{iso[1]:02d}"
     wd = _ko_weekday(weekday) if weekday in _KO_WEEKDAY_FORMS else _WEEKDAYS.index(weekday)
     d = _nth_weekday(y, m, wd, n)
     return _day(d) if d.month == m else None
@@ -230,8 +241,8 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["wk_from"]:
         start = m["wk_from"].lower()
         base = (_weekday(said, _weekday_number(m["wk_day"]), 1) if m["wk_day"]
-                else said + timedelta(days=0 if start.endswith(("today", "now")) else 1))
-        return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"], "week", 1)[1]))
+                else said + timedelta(days=0 if start.endswith(("today", "now", "day")) else 1))
+        return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"] or "a", "week", 1)[1]))
     if m["ago_day"]:
         return _day(_weekday(said, _weekday_number(m["ago_day"]), -1) - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
     if m["ago_from"]:
@@ -508,7 +519,7 @@ _EN_PARTIAL = re.compile(
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
-    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha)\b"  # ("starts monday out at the rink")
+    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
@@ -528,7 +539,7 @@ _EN_PARTIAL = re.compile(
                                                                                      if a not in ("mon", "wed", "sat", "sun"))},
                                   key=len, reverse=True)) + r")"
     r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
-    r"(?=[.,!?;:]|\s*$|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4})(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?=[.,!?;:]|\s*$|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4}(?!\s+[a-z]))(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )
@@ -1115,6 +1126,28 @@ def _spoken_day(m: re.Match[str]) -> str:
     return f"{tens + (_KO_SINO[m[2]] if m[2] else 0)}일"
 
 
+# Weekdays as dialects spell them (Yorkshire and Lancashire "Tuesdi", "Sat'dy", Scots "Setterday") and
+# the night as Yorkshire says it ("Tuesdi neet", "last neet", "t'neet" for tonight).
+_DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for spelt, day in (
+    (r"mon(?:di|dy)", "monday"), (r"tue?s(?:di|dy)|tewsdi|chewsday", "tuesday"),
+    (r"wed(?:nes)?(?:di|dy)|wen[sz](?:di|dy|day)", "wednesday"), (r"thur[sz]?(?:di|dy)", "thursday"),
+    (r"fri(?:di|dy)", "friday"), (r"sat['\u2019]?(?:di|dy|day|dee)|satur(?:di|dy)|s[ae]tterday|saterday", "saturday"),
+    (r"sun(?:di|dy)", "sunday"), (r"t['\u2019]neet|toneet", "tonight"), (r"neet", "night"))]
+
+
+def dialect_days(text: str) -> str:
+    """``text`` with weekdays and nights spelt as dialects speak them written as English writes them
+    (``_DIALECT_DAYS``), in the case they were written in."""
+    for spelt, day in _DIALECT_DAYS:
+        text = spelt.sub(functools.partial(_as_written, day), text)
+    return text
+
+
+def _as_written(day: str, m: re.Match[str]) -> str:
+    """``day`` in the case of the word ``m`` matched ("SATDY": "SATURDAY", "Tuesdi": "Tuesday")."""
+    return day.upper() if m[0].isupper() else day.capitalize() if m[0][0].isupper() else day
+
+
 def ko_spoken_dates(text: str) -> str:
     """``text`` with Korean months and days said in words written in figures (``_KO_SPOKEN_DAY``)."""
     if not re.search(r"[가-힣]", text):
@@ -1139,7 +1172,7 @@ def resolve(text: str, said_at: datetime, asked: str | None = None, month: str |
     sortable value (None when the text names no relative time; a date corrected by the next,
     ``_CORRECTION``, is not the one); ``month`` as in ``find``. Korean dates said in words are
     written in figures first (``ko_spoken_dates``)."""
-    text = ko_spoken_dates(text)
+    text = ko_spoken_dates(dialect_days(text))
     found = find(text, said_at, asked, month)
     # (one day named twice, as the day it was and its weekday: "어제 월요일에", "the day before yesterday
     # sunday"; written once)

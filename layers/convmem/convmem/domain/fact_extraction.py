@@ -505,6 +505,10 @@ _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|a
 _OWN = re.compile(r"\b(?:my|mine|our|ours|we|we're|we've|us|myself)\b", re.IGNORECASE)
 _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
 _I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my)\b", re.IGNORECASE)  # texting writes it small ("ollie and i broke up")
+# (and the household it speaks for, as the subject: "we've cancelled benidorm"; not a promise, "we'll
+# talk", nor two sides, "we both know")
+_WE = re.compile(r"^(?:(?:but|and|so|aye|yeah|yes|well|anyway|oh)\W+)?we(?!['\u2019]ll)(?:['\u2019](?:ve|re|d)|ve|\s+have|\s+are)?\b(?!['\u2019]|\s+(?:both|all)\b)",
+                 re.IGNORECASE)
 # Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
 # opening in lower case on no one else (he, she, it, you, a name) is theirs.
 _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)"
@@ -574,6 +578,19 @@ def _fragment(sentence: str) -> bool:
         return len(sentence.split()) <= _FRAGMENT_WORDS and bool(_KO_FRAGMENT.search(sentence))
     return (len(sentence.split()) <= _FRAGMENT_WORDS
             and not _SUBJECT_DROPPED.match(sentence) and not _SUBJECT_OR_VERB.search(sentence))
+
+
+# (what opens on its subject: "We were at Solly's", "Grandma got good news")
+_SUBJECT = re.compile(r"(?:i|we|he|she|they|it|you|my|our|their|his|her|[A-Z]\w*)\b")
+
+
+def _headline(first: str, then: str) -> str | None:
+    """The news a message's first sentence heads, cried out without a verb ("driver trainer!!", "New
+    job!"), when the next sentence (``then``) goes on without a subject of its own; else None."""
+    if not first.endswith("!") or _SUBJECT.match(then) or len(then.split()) < 2:
+        return None
+    news = _capitalised(first.rstrip(" !"))
+    return news if _fragment(news) and _says_two_things(_content(news)) else None
 
 
 # The most words a sentence of a message that says "I" has, to lead into what the next tells of it.
@@ -728,7 +745,12 @@ _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|m
 # ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
 # 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
 _YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄마|아빠|어머니|아버지|어멍|아방)")
-_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT)
+# ... and in English, the family a parent shares with their child, or one sibling with another: "your
+# mam chose t'colour", "your aunty Jean fell Thursdi", "your uncle Darnell called me yesterday" (not
+# the listener's own partner, children or pets, who are theirs alone).
+_YOUR_FAMILY = re.compile(r"\b(?:your|ur|yer)\s+(?:mam|mum|mom|mother|ma|dad|da|father|aunty|auntie|aunt|uncle|nan|nana|nanna"
+                          r"|gran|granny|grandma|grandad|granddad|grandpa|brother|sister)\b", re.IGNORECASE)
+_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY)
 
 
 def _without_mentions_of_theirs(part: str) -> str:
@@ -1135,10 +1157,21 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
 # An amount of money, or a count of something weighed, sold or paid by ("$2.40 a pound", "4800 bucks
 # a unit", "900 pounds", "£1,275"), or a measure taken ("165 over 100", "7lb 9oz", "3.2 kg"): told
 # plainly, news of the visitor's own world.
-_AMOUNT = re.compile(r"[$£€₹]\s?\d|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|rupees|%|percent"
+_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_WORD_FIGURE = re.compile(r"\b(" + "|".join(_COUNTS) + r")\s+(hundred|thousand)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"[$£€₹]\s?\d|" + _WORD_FIGURE.pattern + r"(?:\s+and\s+[a-z]+)?\s+(?:quid|pounds?|dollars|bucks|euros?|rand|rupees)\b|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|rupees|%|percent"
                      r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|head|kilo|piece)"
                      r"|(?:kg|kgs|kilos?|lbs?|oz|stone|km|miles|cm|mm|litres?|liters?)\b)|\b\d{2,3}\s*(?:over|/)\s*\d{2,3}\b",
                      re.IGNORECASE)
+
+
+def _figures(sentence: str) -> list[str]:
+    """The figures ``sentence`` names, in digits or in words ("nine hundred dollars": 900)."""
+    return [*re.findall(r"\d+", sentence),
+            *(str(_COUNTS[m[1].lower()] * (100 if m[2].lower() == "hundred" else 1000)) for m in _WORD_FIGURE.finditer(sentence))]
+
+
 # ... but not one weighed against another, or put to the listener to buy ("Better than Couch to 5K
 # anyhow", "Iphones are a rip off nan, get a samsung a series, like $400")
 _WEIGHS = re.compile(r"^(?:\w+\s+)?(?:better|worse|cheaper|dearer|pricier)\s+than\b"
@@ -1148,9 +1181,10 @@ _WEIGHS = re.compile(r"^(?:\w+\s+)?(?:better|worse|cheaper|dearer|pricier)\s+tha
 def _plain_news(text: str, called: Collection[str]) -> bool:
     """Whether an English message tells news without saying whose: neither "I" nor "you", no
     question, and not the name they call the other party ("Achan's TMT came positive. Angiogram
-    done day before yesterday", "Registration got shifted. From 3rd to 8th April"). Texted news
-    drops its subject as Korean does; a message like that tells of the visitor's world."""
-    return (not re.search(r"[가-힣]", text) and not _FIRST_PERSON.search(text) and not _OTHER_PARTY.search(text)
+    done day before yesterday", "Registration got shifted. From 3rd to 8th April"; "your mam" is
+    theirs too, ``_YOUR_FAMILY``). Texted news drops its subject as Korean does; a message like that
+    tells of the visitor's world."""
+    return (not re.search(r"[가-힣]", text) and not _FIRST_PERSON.search(text) and not _OTHER_PARTY.search(_YOUR_FAMILY.sub(" ", text))
             and "?" not in text and not any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in called))
 
 
@@ -1281,7 +1315,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 (told_plainly and when is not None)
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
                 or ((told_plainly or (mine and _fragment(sentence))) and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
-                    and not any(figure in heard for figure in re.findall(r"\d+", sentence))))):  # (not their figure: "$600 for a sock")
+                    and not any(figure in heard for figure in _figures(sentence))))):  # (not their figure: "$600 for a sock")
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             # After thin news ("6모 봄" - "지난 수요일에"), or news told plainly without whose it is ("the
@@ -1317,6 +1351,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             # (... and what it then tells of it: "camry 2022 silver. picked it up two days ago", "ruby
             # jean. born thursday mornin, 7lb 9oz")
             statement, content = _join(before[0], statement), [*before[1], *content]
+        elif n == 1 and last is None and held is None and not korean and (when is not None or _SUBJECT_DROPPED.match(sentence)):
+            headline = _headline(sentences[0].strip(), sentence)
+            if headline:  # ("driver trainer!! start the first monday o next month")
+                statement, content = _join(headline, statement), [*_content(headline), *content]
         day = when or (held[2] if held is not None and not held[1] else None)  # (or the day alone before it)
         if continues and last is not None:
             joined = _joined(out[last], statement, content, when)  # it goes on about the previous sentence: one fact
@@ -1349,7 +1387,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if answers and asked:  # what it answers goes with it, held or kept
             statement = f"{asked}? {statement}" if korean else framed(asked, statement)
         # A time that answers a question is whole with it ("Start date?" - "next monday").
-        if not (answers and asked and when) and not _carries(content, when, sentence, covered, len(sentences) == 1):
+        if not (answers and asked and when) and not _carries(content, when, sentence, covered, len(sentences) == 1, kept is None):
             # Too thin alone, right after one of theirs ("Nursing, like me."): it says more of that.
             joined = _joined(out[kept], statement, content, when) if kept is not None and own and content else None
             if kept is not None and joined is not None:
@@ -1403,16 +1441,18 @@ def _says_two_things(content: list[str]) -> bool:
     return len({w for w in content if _says_something(w)}) >= 2
 
 
-def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False) -> bool:
+def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False,
+             first: bool = False) -> bool:
     """Whether a sentence's content words are worth a fact of their own: three words that carry
     something; two when it names its time ("I went to the dentist yesterday") or says "I" ("i
-    adopted a cat"), or says 나 or 저 in a message of one sentence ("민지야 나 상견례 했다": the news
+    adopted a cat") or, when nothing kept before it in the message, "we" ("massive relief. but we've
+    cancelled benidorm"), or says 나 or 저 in a message of one sentence ("민지야 나 상견례 했다": the news
     it was sent for); one when it names its time and a place or someone ("I've been to Paris
     yesterday"); not all of them held by a slot fact of the message (Korean particles ride on the
     word, 음식을: a slot's 음식 covers it)."""
     # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다")
     needed = (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) else 2) if when else (
-        2 if _I.search(sentence) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3)
+        2 if _I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3)
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
 
@@ -1597,6 +1637,13 @@ def _without_address(text: str, previous: str | None, called: Collection[str] = 
     return _SMALL_VOCATIVE.sub(unless_a_word, text)
 
 
+# "I" as Scots (and the American South) write it: "ah'm lyin on the flair", "ah've", "ah cannae", "ah
+# lost" (not the interjection: "ah well", "Ah, never mind", "ah go on then").
+_AH_I = re.compile(r"\b[Aa]h(?=['\u2019](?:m|ve|ll|d)\b|\s+(?:was|wis|had|hae|have|cannae|canny|cant|can't|couldnae|could|will|wid|would"
+                   r"|widnae|didnae|dinnae|don't|dont|did|got|goat|think|hink|thought|know|knew|went|like|lost|need|want|love|am|seen|saw"
+                   r"|told|telt)\b)")
+
+
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
             theirs: Collection[str] = (), called: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
@@ -1607,6 +1654,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
+    text = fact_dates.dialect_days(_AH_I.sub("I", text))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
