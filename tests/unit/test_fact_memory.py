@@ -2164,7 +2164,7 @@ def test_days_that_come_every_week_a_past_said_as_its_present_and_a_night_at_an_
 def test_news_led_into_mid_message_is_theirs():
     [fact] = told(extract("Tired lol. But good news in the middle of all this: Gabe made the Cardinals!!", WED))
     assert "Gabe made the Cardinals" in fact.statement
-    assert told(extract("Tired lol. Good news!! Gabe's team lost though", WED)) == []  # (a reaction, nothing led into)
+    assert told(extract("Tired lol. Good news!! Gabe's team lost though", WED, "Gabe had his big game today")) == []  # (a reaction, nothing led into)
 
 
 def test_lunar_holidays_and_the_day_beside_them_are_dates_of_their_year():
@@ -2536,3 +2536,22 @@ def test_rounds_60_61_scots_and_yorkshire_days_a_headline_what_we_did_and_the_fa
     # an amount in words is one, and not when it is the figure the other party just gave
     assert told(extract("Garage want six hundred quid to get it through", sat))
     assert not told(extract("nine hundred dollars for a sock", sat, "Biscuit ate a whole sock. $900 at the vet"))
+
+
+def test_round_62_news_opening_a_conversation_an_amount_in_a_short_sentence_and_a_lunar_day():
+    sun = datetime(2025, 5, 18, tzinfo=UTC)
+    # past news opening the conversation, after nothing of the other party's, is theirs
+    found = told(extract("yo. MRI came back. partial tear in the rotator cuff. doc says no surgery yet", sun))
+    assert any(f.statement.startswith("MRI came back. Partial tear in the rotator cuff") for f in found)
+    assert not any("came back" in f.statement for f in told(extract(
+        "MRI came back. partial tear in the rotator cuff", sun, "Mine did too, the MRI came back clear!")))
+    # a short sentence that tells an amount, in a message that says I; not one of what the other party named
+    found = told(extract("payment's $312 a month for 48 months. I can swing it with overtime", sun, "Nice!! Love the colour"))
+    assert any("$312 a month" in f.statement for f in found)
+    assert not any("3 grand" in f.statement for f in told(extract(
+        "a dough divider is like 3 grand. I'll just make Tomasz do more of the shaping", sun, "Have you thought about a dough divider?")))
+    # a weekday before "bout" or "finally" is a day
+    assert fact_dates.resolve("took Mom to Dr Patel Thursday bout her memory", sun)[1] == "2025-05-15"
+    assert fact_dates.resolve("got a cortisone shot Monday finally", sun)[1] == "2025-05-12"
+    # a day of the lunar calendar is kept as said, not read as a day of this one
+    assert fact_dates.resolve("음력 4월 초엿새임다. 올해도 니가 좀 챙겨주오", sun) == ("음력 4월 초엿새임다. 올해도 니가 좀 챙겨주오", None)

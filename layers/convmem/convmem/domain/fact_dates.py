@@ -519,7 +519,7 @@ _EN_PARTIAL = re.compile(
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
-    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
+    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
@@ -572,7 +572,7 @@ _PAST_EN = re.compile(
     r"sank|sprang|shrank|stung|crept|knelt|forgave|withdrew|overslept|mistook|arose|awoke|overtook|"
     # (and the British pasts in -t: "learnt to drive on saturday", "burnt my hand on monday")
     r"learnt|burnt|dreamt|spilt|leapt|spelt|smelt|"
-    r"[a-z]{2,}ed)\b",
+    r"[a-z]{2,}ed)\b(?!['\u2019]t)",  # (not "won't")
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";
@@ -1167,12 +1167,18 @@ def names_a_holiday(resolved: str) -> bool:
     return _HOLIDAY_WRITTEN.search(resolved) is not None
 
 
+# A month and day of the lunar calendar ("음력 4월 초엿새", "음력 칠월 보름"), as families keep 제사 and
+# birthdays: no day of the calendar resolved here, and the words said kept.
+_KO_LUNAR_DATE = re.compile(r"음력\s*(?:\d{1,2}|[가-힣]{1,2})월(?:\s*(?:\d{1,2}일|초?[가-힣]{2,3}(?=[\s.,!?~임이에]|$)))?")
+
+
 def resolve(text: str, said_at: datetime, asked: str | None = None, month: str | None = None) -> tuple[str, str | None]:
     """``text`` with its relative time expressions replaced by their dates, and the first one's
     sortable value (None when the text names no relative time; a date corrected by the next,
     ``_CORRECTION``, is not the one); ``month`` as in ``find``. Korean dates said in words are
     written in figures first (``ko_spoken_dates``)."""
-    text = ko_spoken_dates(dialect_days(text))
+    lunar = _KO_LUNAR_DATE.findall(text)  # (a day of the lunar calendar is said as it is: held aside)
+    text = ko_spoken_dates(dialect_days(_KO_LUNAR_DATE.sub("\x00", text)))
     found = find(text, said_at, asked, month)
     # (one day named twice, as the day it was and its weekday: "어제 월요일에", "the day before yesterday
     # sunday"; written once)
@@ -1189,4 +1195,6 @@ def resolve(text: str, said_at: datetime, asked: str | None = None, month: str |
         elif _AFTER_PREPOSITION.search(text, 0, r.start):  # "the end of next month", "since Monday"
             rendered = re.sub(r"^(?:on|in) ", "", rendered)
         text = text[: r.start] + rendered + text[end:]
+    for day in lunar:
+        text = text.replace("\x00", day, 1)
     return text, (first.when if first else None)

@@ -1166,6 +1166,12 @@ _AMOUNT = re.compile(r"[$£€₹]\s?\d|" + _WORD_FIGURE.pattern + r"(?:\s+and\s
                      re.IGNORECASE)
 
 
+# ... and a short sentence of a message that says I, opening on what it tells the amount of ("payment's
+# $312 a month for 48 months"), not on what points at the other party's ("that's $50 for a t-shirt"),
+# nor of what they just named ("Get a dough divider" - "a dough divider is like 3 grand")
+_SHORT_AMOUNT = re.compile(r"(?!(?:that|this|it|those|these|thats|its)\b)(?:\S+\s+){0,8}\S+$", re.IGNORECASE)
+
+
 def _figures(sentence: str) -> list[str]:
     """The figures ``sentence`` names, in digits or in words ("nine hundred dollars": 900)."""
     return [*re.findall(r"\d+", sentence),
@@ -1191,7 +1197,7 @@ def _plain_news(text: str, called: Collection[str]) -> bool:
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
-          suggested: frozenset[str] = frozenset(), plain: Collection[str] = ()) -> list[FactCandidate]:
+          suggested: frozenset[str] = frozenset(), plain: Collection[str] = (), unprompted: bool = False) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -1211,7 +1217,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     (each a message of its own, sent in a burst) that tell news without saying whose
     (``_plain_news``): a sentence of one that names its time, or an amount, and goes on from
     nothing before it is news of theirs ("white shrimp running good. 16-20s at $2.40 a pound at the
-    dock", "gonna be $2,300 for the wheel and the haul out")."""
+    dock", "gonna be $2,300 for the wheel and the haul out"). ``unprompted``: the message opens the
+    conversation, after nothing the other party said, and neither asks nor names them; the news it
+    opens on, in the past, is theirs, there being nothing of the other party's to answer ("yo. MRI
+    came back")."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     # a sentence of theirs too thin alone, that one may complete: statement, content words, day, and
@@ -1313,8 +1322,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         told_plainly = any(line in told for told in plain)
         if (not own and not continues and not _echoes(sentence, heard) and (
                 (told_plainly and when is not None)
+                # (past news that opens the conversation, after nothing of the other party's: "yo. MRI came back")
+                or (unprompted and not korean and fact_dates.tells_a_past(sentence)
+                    and not any(_says_something(w) for earlier in sentences[:n] for w in _content(earlier)))
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
-                or ((told_plainly or (mine and _fragment(sentence))) and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
+                or ((told_plainly or (mine and (_fragment(sentence) or (_SHORT_AMOUNT.match(sentence) and not set(_content(sentence)) & heard))))
+                    and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
                     and not any(figure in heard for figure in _figures(sentence))))):  # (not their figure: "$600 for a sock")
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
@@ -1679,7 +1692,11 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     names = frozenset(known | their_names(c for c in found if c is not None))
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
                        _their_news(previous), others - names, _suggested(previous),
-                       [line for line in text.split("\n") if _plain_news(line, addresses)]))
+                       [line for line in text.split("\n") if _plain_news(line, addresses)],
+                       # (opening the conversation, asking nothing, and naming neither the other party nor what they
+                       # call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
+                       not (previous or "").strip() and "?" not in text and not _OTHER_PARTY.search(_YOUR_FAMILY.sub(" ", text))
+                       and not any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in addresses)))
     seen: set[str] = set()
     out = []
     for c in found:
