@@ -2555,3 +2555,29 @@ def test_round_62_news_opening_a_conversation_an_amount_in_a_short_sentence_and_
     assert fact_dates.resolve("got a cortisone shot Monday finally", sun)[1] == "2025-05-12"
     # a day of the lunar calendar is kept as said, not read as a day of this one
     assert fact_dates.resolve("음력 4월 초엿새임다. 올해도 니가 좀 챙겨주오", sun) == ("음력 4월 초엿새임다. 올해도 니가 좀 챙겨주오", None)
+
+
+def test_round_63_pidgin_yes_and_past_a_tutu_office_korean_days_and_a_numbered_list():
+    sun = datetime(2025, 3, 9, tzinfo=UTC)
+    # "ya" opening a sentence is yes, not "you"; "see ya" is still them
+    found = told(extract("ya i wen take da Kaimana out yesterday early morning", sun, "What have you been up to? Fishing?"))
+    assert found and found[0].when == "2025-03-08"
+    assert not told(extract("see ya at the game yesterday lol", sun))
+    # Hawai'i Pidgin: "wen" before a verb is the past, "dis past saturday" is this past one; tutu is grandma
+    assert fact_dates.resolve("dr nakamura wen call tuesday", sun)[1] == "2025-03-04"
+    assert fact_dates.resolve("wen u coming tuesday", sun)[1] == "2025-03-11"
+    assert fact_dates.resolve("first regatta of da season dis past saturday", sun)[1] == "2025-03-08"
+    assert told(extract("tutu wen fall last sunday in da bathroom. broke her wrist", sun, "Hey!"))
+    # days as Korean offices write them, and 담달 as chat writes next month
+    thu = datetime(2025, 2, 13, tzinfo=UTC)
+    assert fact_dates.resolve("- 전일 저녁 회사 앞 연습장에서 허리 삐끗함", thu)[1] == "2025-02-12"
+    assert fact_dates.resolve("차주 수요일 하노이 출장 예정", thu)[1] == "2025-02-19"
+    assert fact_dates.resolve("전주 목요일에 시술 완료", thu)[1] == "2025-02-06"
+    assert fact_dates.resolve("전주 가서 비빔밥 먹음", thu)[1] is None  # (the city)
+    assert fact_dates.resolve("금주 중이라 술 못 마심", thu)[1] is None  # (not drinking)
+    assert fact_dates.resolve("담달 첫째 주 토요일부터 3박 4일", datetime(2025, 7, 10, tzinfo=UTC))[1] == "2025-08-02"
+    # lines numbered as a list are items, not sentences "1." and "2."
+    found = told(extract("1. 차주 수요일 하노이 출장 예정\n2. 협력사 단가 협상 건으로 현지 공장 실사", thu))
+    assert [f.statement.split(" (")[0] for f in found] == ["2025년 2월 19일 하노이 출장 예정", "협력사 단가 협상 건으로 현지 공장 실사"]
+    assert told(extract("11. Still U11, tryouts are in the spring", thu, "How old is he now, 10?"))[0].statement.startswith(
+        "Asked how old is he now, 10: 11.")

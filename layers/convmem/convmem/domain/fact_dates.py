@@ -122,7 +122,7 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1,
              "첫째": 1, "첫": 1, "둘째": 2, "셋째": 3, "넷째": 4, "마지막": -1}
 # The first / third / last week (or weekday) of a month: 다음 달 셋째 주 토요일, "the first Monday of next month",
 # "the last week in July".
-_KO_NTH = (r"(?P<nmonth>지난\s*달|다음\s*달|이번\s*달)\s*(?P<nth>첫째|첫|둘째|셋째|넷째|마지막)\s*주"
+_KO_NTH = (r"(?P<nmonth>지난\s*달|다음\s*달|이번\s*달|담\s*달|저번\s*달|이달)\s*(?P<nth>첫째|첫|둘째|셋째|넷째|마지막)\s*주"
            r"(?:\s*(?P<nwday>" + "|".join(_KO_WEEKDAY_FORMS) + r"))?|")
 _EN_NTH = (r"(?:on\s+)?(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<nwday>week|" + "|".join(_WEEKDAYS) + r")\s+"
            r"(?:of|in|o)\s+(?P<nmonth>last month|next month|this month|" + "|".join(_MONTHS) + r")|")  # (Scots write "of" as "o")
@@ -206,7 +206,7 @@ def _nth(said: date, month: str, nth: str, weekday: str | None) -> tuple[str, st
         m = _MONTHS.index(month.capitalize()) + 1
         y = said.year + (1 if m - said.month < -6 else -1 if m - said.month > 6 else 0)
     else:
-        y, m = _add_months(said, -1 if month.startswith(("last", "지난")) else 1 if month.startswith(("next", "다음")) else 0)
+        y, m = _add_months(said, -1 if month.startswith(("last", "지난", "저번")) else 1 if month.startswith(("next", "다음", "담")) else 0)
     first = date(y, m, 1)
     last = date(*_add_months(first, 1), 1) - timedelta(days=1)
     n = _ORDINALS[nth]
@@ -565,7 +565,8 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"(?:\s*(?P<kls>" + "|".join(_KO_HOLIDAY_SIDES) + r"))?"
                          r"|(?<![년\d])(?<!년 )(?<![-.~])(?P<km>1[0-2]|[1-9])월(?!\s*\d{1,2}일)(?=\s*(?:초|중순|말|초순|하순)?(?:에|부터|까지|쯤|경|달|엔|이|이라|이야|로))")
 _PAST_EN = re.compile(
-    r"\b(?:was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
+    # (and Hawai'i Pidgin's past, "wen" before the verb: "glenn wen call me", not "wen u coming", "when")
+    r"\b(?:wen(?=\s+(?!(?:i|u|you|ya|we|he|she|they|it|r|is|are|da|the|my|your|ur|im)\b)[a-z])|was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
     r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
     r"fell|broke|born|became|chose|forgot|grew|knew|meant|rode|rang|sent|stood|stuck|threw|wore|fought|drew|drank|built|"
     r"spoke|blew|hid|hung|led|shook|slid|spun|struck|swore|swept|swung|tore|wept|froze|fled|dug|dealt|bled|sought|"
@@ -1132,7 +1133,11 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"mon(?:di|dy)", "monday"), (r"tue?s(?:di|dy)|tewsdi|chewsday", "tuesday"),
     (r"wed(?:nes)?(?:di|dy)|wen[sz](?:di|dy|day)", "wednesday"), (r"thur[sz]?(?:di|dy)", "thursday"),
     (r"fri(?:di|dy)", "friday"), (r"sat['\u2019]?(?:di|dy|day|dee)|satur(?:di|dy)|s[ae]tterday|saterday", "saturday"),
-    (r"sun(?:di|dy)", "sunday"), (r"t['\u2019]neet|toneet", "tonight"), (r"neet", "night"))]
+    (r"sun(?:di|dy)", "sunday"), (r"t['\u2019]neet|toneet", "tonight"), (r"neet", "night"),
+    # ... and "this", "next" and "last" as Hawai'i Pidgin and Caribbean English write them before a time ("dis past
+    # saturday", "nex week", "las sunday")
+    *((word + r"(?=\s+(?:past|coming|week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")\b)", full)
+      for word, full in (("dis", "this"), ("nex", "next"), ("las", "last"))))]
 
 
 def dialect_days(text: str) -> str:
@@ -1148,10 +1153,24 @@ def _as_written(day: str, m: re.Match[str]) -> str:
     return day.upper() if m[0].isupper() else day.capitalize() if m[0][0].isupper() else day
 
 
+# Days, weeks and months as offices write them in Korean (금일, 익일, 차주, 전월): the words chat uses.
+# A week of them only before what dates it (차주 수요일, 전주 목요일에; 전주 is also the city, 차주 a car's
+# owner and 금주 not drinking), and not 전일제 (full-time).
+_KO_WEEKDAY_NEXT = r"(?=\s*(?:[월화수목금토일](?:요일|욜)|중에|중으로|내에|내로|초|말))"
+_KO_OFFICE = [(re.compile(spelt), plain) for spelt, plain in (
+    (r"(?<![가-힣])금일(?![가-힣]*제)", "오늘"), (r"(?<![가-힣])(?:명일|익일)", "내일"), (r"(?<![가-힣])전일(?!제)", "어제"),
+    (r"(?<![가-힣])(?:차주|익주|내주)" + _KO_WEEKDAY_NEXT, "다음 주"), (r"(?<![가-힣])전주" + _KO_WEEKDAY_NEXT, "지난주"),
+    (r"(?<![가-힣])금주" + _KO_WEEKDAY_NEXT, "이번 주"), (r"(?<![가-힣])(?:익월|차월)", "다음 달"), (r"(?<![가-힣])전월", "지난달"),
+    (r"(?<![가-힣])(?:금월|당월)", "이번 달"))]
+
+
 def ko_spoken_dates(text: str) -> str:
-    """``text`` with Korean months and days said in words written in figures (``_KO_SPOKEN_DAY``)."""
+    """``text`` with Korean months and days said in words written in figures (``_KO_SPOKEN_DAY``), and
+    the days offices write (``_KO_OFFICE``) as chat says them."""
     if not re.search(r"[가-힣]", text):
         return text
+    for spelt, plain in _KO_OFFICE:
+        text = spelt.sub(plain, text)
     text = _KO_SPOKEN_DAY.sub(_spoken_day, text)
     return _KO_SPOKEN_MONTH.sub(lambda m: f"{10 if m[1] == '시' else 11 if m[1] == '십일' else 12 if m[1] == '십이' else _KO_SINO[m[1]]}월", text)
 

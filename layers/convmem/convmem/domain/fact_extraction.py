@@ -160,7 +160,9 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ya|u|ur)\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|u|ur)\b"
+                          # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out")
+                          r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
                           # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
                           r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive|mi)\b"
@@ -266,6 +268,7 @@ _EMOJI_END = re.compile(fact_dates.EMOJI + r"\ufe0f?$")
 # probation!"): each item is a sentence of its own, without its number.
 _ITEM = re.compile(r"\s+(?=\(?\d{1,2}\)\s)")
 _ITEM_NUMBER = re.compile(r"^\(?\d{1,2}\)\s+")
+_LINE_NUMBER = re.compile(r"(?m)^([ \t]*)(\d{1,2})\.[ \t]+(?=\S)")
 # Texting also ends a clause with an emoji: one after it that opens on what the other party just
 # told of is a remark on their thing ("I will get cold just watching 🥶 snowblower sounds like some
 # gora luxury item" after "I finally bought a snowblower", "the upside down wardrobe 😂 poor
@@ -354,7 +357,8 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
 # interjection and no verb's form.
 _SMALL_VOCATIVE = re.compile(r"(?:^|(?<=[.!?]\s))\s*([a-z]{2,8}|[A-Z]{2,8})\s+(?=(?i:i|im|ive|i'm|i've|it|its|it's)\s)")
 _INTERJECTIONS = frozenset("yeah yep yup yes nah no well ok okay hey hi hello sorry tbh lol lmao omg ugh ha haha hmm oh ah aw "
-                           "anyway right plus cos coz wow damn shit bloody yay omfg wtf".split())
+                           "anyway right plus cos coz wow damn shit bloody yay omfg wtf "
+                           "ya yah yeh aye ja naw nope ho".split())  # (and as the islands and the north say yes and no)
 
 
 def _small_name(word: str) -> bool:
@@ -562,10 +566,10 @@ _FRAGMENT_WORDS = 15
 # "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
 # tam"): the visitor's world, as "my dad" would be. English is spoken with the family words of many
 # homes: "Achan's TMT came positive", "Amma took him", "Oma is 90", "Nanay is home", "Abbu had to
-# get the ladder", "Apá is still doing dialysis". (Not "sis" or "bro": they are as often the listener, nor "lola", a name too.)
+# get the ladder", "Apá is still doing dialysis", Hawai'i's "tutu wen fall". (Not "sis" or "bro": they are as often the listener, nor "lola", a name too.)
 _KIN_WORDS = (r"dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|grandma|grandpa|granddad|grandad|"
               r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
-              r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|"
+              r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|tutu|tūtū|"
               r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer")
 _KIN_NAME = re.compile(rf"^(?!ma['\u2019]am)(?:{_KIN_WORDS})\b"
                        r"(?!(?-i:\s+[A-Z]))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
@@ -1240,7 +1244,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # news: ...") tells of their world in every sentence that is not about the other party.
     news_of_theirs = bool(_NEWS_LEAD.match(text))
     answering = asked is not None  # the next sentence they say answers the question
-    sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(text, theirs | others), heard))
+    # (lines numbered as a list are items, as "1)" are: "1. 차주 수요일 하노이 출장\n2. 협력사 실사"; not one answer, "11. Still U11")
+    listed = _LINE_NUMBER.sub(r"\1\2) ", text) if len(_LINE_NUMBER.findall(text)) > 1 else text
+    sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(listed, theirs | others), heard))
                  for s in _ITEM.split(part)]
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
     day_alone: tuple[tuple[str, list[str], str | None, bool], str] | None = None  # a day held alone, as said
