@@ -2581,3 +2581,22 @@ def test_round_63_pidgin_yes_and_past_a_tutu_office_korean_days_and_a_numbered_l
     assert [f.statement.split(" (")[0] for f in found] == ["2025년 2월 19일 하노이 출장 예정", "협력사 단가 협상 건으로 현지 공장 실사"]
     assert told(extract("11. Still U11, tryouts are in the spring", thu, "How old is he now, 10?"))[0].statement.startswith(
         "Asked how old is he now, 10: 11.")
+
+
+def test_round_64_man_for_i_a_small_sat_that_dates_and_a_korean_question_by_its_ending():
+    sun = datetime(2025, 6, 8, tzinfo=UTC)
+    # London's "man" for I: "man went", "man's going"; not "the man went"
+    [fact] = told(extract("lol. man went selhurst sat still, couldn't miss millwall even with the knee", sun, "He's talking about a new car"))
+    assert fact.statement.startswith("They went selhurst")
+    assert not told(extract("the man went home early, proper weird", sun, "He's talking about a new car"))
+    # "sat" small is Saturday where it ends what it dates, and after "after next"; "she sat" is no day
+    assert fact_dates.resolve("picked up the new whip sat 🚗", sun)[1] == "2025-06-07"
+    assert fact_dates.resolve("mum's surprise 50th is sat after next at the community hall", sun)[1] == "2025-06-21"
+    assert fact_dates.resolve("she sat 😂", sun)[1] is None
+    assert fact_dates.resolve("starting on a new site in wembley monday as well", sun)[1] == "2025-06-09"
+    # past news opening a burst after a line of their own ("not my acl 🙏") is still theirs
+    assert any("Mri came back and it's a grade 2 mcl sprain" in f.statement for f in told(extract(
+        "CUZ\nnot my acl 🙏🙏🙏\nmri came back and it's a grade 2 mcl sprain", sun)))
+    # a Korean question asks by its ending, without its mark: what answers it is theirs
+    [fact] = told(extract("손목터널증후군 아니고 건초염이래요! 힘줄에 염증이요", sun, "그래 뭐라드냐. 궁금해 죽는 줄 알았다"))
+    assert "건초염" in fact.statement and fact.statement.startswith("그래 뭐라드냐?")

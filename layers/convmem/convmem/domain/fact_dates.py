@@ -154,7 +154,7 @@ _EN = re.compile(
     # (not "the next may be harder")
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
     # "Tuesday after next", "the week after next": not the coming one, the one after it
-    r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + r")\s+after\s+next"
+    r"|(?:the\s+)?(?P<after_next>week|weekend|" + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\s+after\s+next"
     # ... as Singapore and Malaysia say it: "next next week"
     r"|(?<!the\s)next\s+next\s+(?P<next_next>week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")"
     # "end of the month", "end month" (a deadline: its last day)
@@ -293,6 +293,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return f"the end of {month_text(said.year, said.month)} ({day_text(last)})", last.isoformat()
     if m["after_next"] or m["next_next"]:
         period = (m["after_next"] or m["next_next"]).lower()
+        period = _WEEKDAY_ABBREVIATIONS.get(period, period)  # ("sat after next")
         if period in _WEEKDAYS:
             d = _weekday(said, _WEEKDAYS.index(period), 1) + timedelta(weeks=1)
             return f"on {period.capitalize()} {day_text(d)}", d.isoformat()
@@ -519,7 +520,7 @@ _EN_PARTIAL = re.compile(
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
-    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
+    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
@@ -537,9 +538,12 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?P<wdb>" + "|".join(sorted({*(a.capitalize() for a in _WEEKDAY_ABBREVIATIONS), *(a for a in _WEEKDAY_ABBREVIATIONS
                                                                                      if a not in ("mon", "wed", "sat", "sun"))},
-                                  key=len, reverse=True)) + r")"
+                                  key=len, reverse=True))
+    # (and "sat" small, when it ends what it dates and no one sat: "picked up the new whip sat 🚗", not "she sat 😂")
+    + r"|sat(?=\s*(?:" + EMOJI + r"|$))" + "".join(rf"(?<!\b{w}\ssat)" for w in "i he she we they it you u who dog cat just and".split())
+    + r")"
     r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
-    r"(?=[.,!?;:]|\s*$|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4}(?!\s+[a-z]))(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?=[.,!?;:]|\s*$|\s*" + EMOJI + r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b(?!,?\s*\d{4}(?!\s+[a-z]))(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )

@@ -874,10 +874,13 @@ _ASKS_UNMARKED_EN = re.compile(r"(?:(?i:and|so|ok|okay)\W+)?(?:(?i:what|what's|w
 
 
 def _questions(previous: str | None) -> list[str]:
-    """The sentences of the other party's message that ask something ("?", "?!"), in order, and
-    the one it ends with when texted without its mark ("what's he like", "hows the ankle")."""
+    """The sentences of the other party's message that ask something ("?", "?!", or a Korean
+    question's ending, ``_KO_ASKS_PLAINLY``), in order, and the one it ends with when texted without
+    its mark ("what's he like", "hows the ankle")."""
     sentences = [q.strip() for q in _SENTENCE.split(previous or "") if q.strip()]
-    asked = [q for q in sentences if q.rstrip("!").endswith("?")]
+    # (Korean asks by its ending as well as by the mark: "그래 뭐라드냐.", "니는 요새 어떠냐")
+    asked = [q if q.rstrip("!").endswith("?") else q.rstrip(" .") + "?" for q in sentences
+             if q.rstrip("!").endswith("?") or (re.search(r"[가-힣]", q) and _KO_ASKS_PLAINLY.search(q))]
     if sentences and sentences[-1] not in asked and _ASKS_UNMARKED_EN.match(sentences[-1]):
         asked.append(sentences[-1] + "?")
     return asked
@@ -1330,7 +1333,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 (told_plainly and when is not None)
                 # (past news that opens the conversation, after nothing of the other party's: "yo. MRI came back")
                 or (unprompted and not korean and fact_dates.tells_a_past(sentence)
-                    and not any(_says_something(w) for earlier in sentences[:n] for w in _content(earlier)))
+                    and not re.match(r"[A-Z][a-z]+['\u2019]s\b", sentence)  # (not someone's by name: "Mina's photos were stunning")
+                    and not any(_says_something(w) for earlier in sentences[:n] for w in _content(earlier)
+                                if len(earlier.split()) > 1 and (not _FIRST_PERSON.search(earlier) or _OPINION.search(earlier))))
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
                 or ((told_plainly or (mine and (_fragment(sentence) or (_SHORT_AMOUNT.match(sentence) and not set(_content(sentence)) & heard))))
                     and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
@@ -1663,6 +1668,19 @@ _AH_I = re.compile(r"\b[Aa]h(?=['\u2019](?:m|ve|ll|d)\b|\s+(?:was|wis|had|hae|ha
                    r"|told|telt)\b)")
 
 
+# ... and as London's youth say it, "man" for I: "man went selhurst sat", "man's going wembley", "then man
+# can start easing in" (not "the man went", "my man", nor "man, ..." or "man city").
+_MAN_I = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n)|" + "|".join(rf"(?<=\b{w}\s)" for w in "and so but then lol fam cuz bruv tho now cos cause".split())
+                    + r")[Mm]an(['\u2019]s)?"
+                    r"(?=\s+(?:just\s+|still\s+|never\s+|actually\s+|really\s+)?(?:went|go|goes|going|gonna|got|get|felt|feel|drives|drove|can|cant|can't"
+                    r"|could|couldn't|will|would|ain't|aint|is|was|bought|paid|picked|started|finished|need|needs|wants|want|has|had|think|thinks"
+                    r"|reckons|tired|done|booked|passed|failed|sorted|seen|saw|told|said|knows|know|off|back|moving|working|starting|finishing)\b)")
+
+
+def _man_as_i(m: re.Match[str]) -> str:
+    return "I'm" if m[1] else "I"
+
+
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
             theirs: Collection[str] = (), called: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
@@ -1673,7 +1691,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
-    text = fact_dates.dialect_days(_AH_I.sub("I", text))
+    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", text)))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
