@@ -2600,3 +2600,10 @@ def test_round_64_man_for_i_a_small_sat_that_dates_and_a_korean_question_by_its_
     # a Korean question asks by its ending, without its mark: what answers it is theirs
     [fact] = told(extract("손목터널증후군 아니고 건초염이래요! 힘줄에 염증이요", sun, "그래 뭐라드냐. 궁금해 죽는 줄 알았다"))
     assert "건초염" in fact.statement and fact.statement.startswith("그래 뭐라드냐?")
+
+
+def test_round_65_a_week_from_this_sunday_the_shabbos_and_a_month_a_change_starts_in():
+    tue = datetime(2025, 8, 5, tzinfo=UTC)
+    assert fact_dates.resolve("Sol's yahrzeit is a week from this Sunday", tue)[1] == "2025-08-17"
+    assert fact_dates.resolve("The Shabbos after next! Sophie's been practicing", datetime(2025, 6, 8, tzinfo=UTC))[1] == "2025-06-21"
+    assert fact_dates.resolve("The maintenance goes up to $1,180 a month starting April", datetime(2025, 3, 4, tzinfo=UTC))[1] == "2025-04"

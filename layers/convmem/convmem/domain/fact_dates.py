@@ -139,7 +139,7 @@ _EN = re.compile(
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
     # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
     r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)|the morra|the day(?!\s+(?:before|after|of|that|when)\b)"
-    r"|from\s+now|(?:from\s+|on\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
+    r"|from\s+now|(?:from\s+|on\s+)?(?:this\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)
     r"|(?P<ago_n>" + _N + r")\s+(?:(?:weeks?|wks?)\s+ago\s+(?P<ago_day>" + "|".join(_WEEKDAYS) + r")"
@@ -507,7 +507,7 @@ _EN_PARTIAL = re.compile(
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<m4>" + _MONTH_BY_DAY + r")\s+the\s+(?P<d4>\d{1,2})(?:st|nd|rd|th)\b"  # ("june the 9th")
-    r"|(?P<lead>in|early|late|mid|mid-|since|until|by)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
+    r"|(?P<lead>in|early|late|mid|mid-|since|until|by|starting)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
     r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
@@ -1138,6 +1138,7 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"wed(?:nes)?(?:di|dy)|wen[sz](?:di|dy|day)", "wednesday"), (r"thur[sz]?(?:di|dy)", "thursday"),
     (r"fri(?:di|dy)", "friday"), (r"sat['\u2019]?(?:di|dy|day|dee)|satur(?:di|dy)|s[ae]tterday|saterday", "saturday"),
     (r"sun(?:di|dy)", "sunday"), (r"t['\u2019]neet|toneet", "tonight"), (r"neet", "night"),
+    (r"shabb[ao]s|shabbat", "saturday"),  # (the Jewish sabbath, by its day: "the Shabbos after next")
     # ... and "this", "next" and "last" as Hawai'i Pidgin and Caribbean English write them before a time ("dis past
     # saturday", "nex week", "las sunday")
     *((word + r"(?=\s+(?:past|coming|week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")\b)", full)
