@@ -2607,3 +2607,14 @@ def test_round_65_a_week_from_this_sunday_the_shabbos_and_a_month_a_change_start
     assert fact_dates.resolve("Sol's yahrzeit is a week from this Sunday", tue)[1] == "2025-08-17"
     assert fact_dates.resolve("The Shabbos after next! Sophie's been practicing", datetime(2025, 6, 8, tzinfo=UTC))[1] == "2025-06-21"
     assert fact_dates.resolve("The maintenance goes up to $1,180 a month starting April", datetime(2025, 3, 4, tzinfo=UTC))[1] == "2025-04"
+
+
+def test_round_66_a_weekday_this_week_a_dated_past_in_ne_and_hearsay_in_rane():
+    assert fact_dates.resolve("Saturday this week at NRG. má ba want go", datetime(2025, 5, 19, tzinfo=UTC))[1] == "2025-05-24"
+    tue = datetime(2025, 6, 3, tzinfo=UTC)
+    # a past in ~네 on a day it names is news as middle age tells it, not praise of theirs
+    [fact] = told(extract("그 포터가 지난주 금요일에 클러치가 나갔네", tue, "포터 타시지 않았어요?"))
+    assert fact.when == "2025-05-30"
+    assert not told(extract("어제 시험 잘 봤네", tue, "나 어제 시험 봤어"))
+    # what the doctor said, in ~라네 after a noun, where they went
+    assert any("디스크라네" in f.statement for f in told(extract("그저께 읍내 정형외과 갔더니 디스크라네", tue, "헉 많이 아프세요?")))

@@ -161,8 +161,8 @@ _EN = re.compile(
     r"|(?P<month_end>(?:the\s+)?end\s+(?:of\s+)?(?:the\s+|this\s+)?month)\b(?!s)"
     # "last week Thursday", "next week Tuesday" (South African, Irish): that day of that week
     r"|(?P<wkrel>last|next|this)\s+week\s+(?P<wkday>" + "|".join(_WEEKDAYS) + r")"
-    # ... and the day first ("Thursday last week", "Tuesday next week")
-    r"|(?P<wkday_first>" + "|".join(_WEEKDAYS) + r")\s+(?P<wkrel_after>last|next)\s+week\b"
+    # ... and the day first ("Thursday last week", "Tuesday next week", "Saturday this week")
+    r"|(?P<wkday_first>" + "|".join(_WEEKDAYS) + r")\s+(?P<wkrel_after>last|next|this)\s+week\b"
     # "last Tuesday but one" (British): the one before the last
     r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
