@@ -185,7 +185,7 @@ _FINAL_N = fact_dates.ending_in(4)  # 한, 건, 좋은
 _FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
-                    r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네")  # (and after a noun, 이 dropped: "디스크라네")  # 카더라: 경상도; ~다네: "they say", 해야 한다네
+                    r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네")  # 카더라: 경상도; ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
 # ~잖아 ("you know") reacts ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went,
 # you know), unless what it recalls is words ("일이 많다고 했잖아요": what the listener said).
 _KO_NOT_PAST_SYLLABLE = "(?:(?<=고 했)|(?<=고했)|(?<=고 하셨)|(?<=고하셨)|(?<![" + fact_dates.KO_PAST_SYLLABLES + "]))"
@@ -213,7 +213,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 # 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
 # 클러치가 나갔네"), not praise ("잘했네").
-_KO_DATED_NEWS = re.compile(r"[았었였했갔왔났됐섰났]네[.!~^ㅎㅋㅠㅜ\s]*$")
+_KO_DATED_NEWS = re.compile(r"[았었였했갔왔났됐섰]네[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^ㅎㅋㅠㅜ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
