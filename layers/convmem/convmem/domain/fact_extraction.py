@@ -1200,8 +1200,14 @@ def _plain_news(text: str, called: Collection[str]) -> bool:
     done day before yesterday", "Registration got shifted. From 3rd to 8th April"; "your mam" is
     theirs too, ``_YOUR_FAMILY``). Texted news drops its subject as Korean does; a message like that
     tells of the visitor's world."""
-    return (not re.search(r"[가-힣]", text) and not _FIRST_PERSON.search(text) and not _OTHER_PARTY.search(_YOUR_FAMILY.sub(" ", text))
-            and "?" not in text and not any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in called))
+    return not re.search(r"[가-힣]", text) and not _FIRST_PERSON.search(text) and not _asks_or_names_them(text, called)
+
+
+def _asks_or_names_them(text: str, called: Collection[str]) -> bool:
+    """Whether ``text`` asks something, or names the other party: "you" (not the family a parent
+    shares with their child, ``_YOUR_FAMILY``) or a name they call them by (``called``)."""
+    return ("?" in text or bool(_OTHER_PARTY.search(_YOUR_FAMILY.sub(" ", text)))
+            or any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in called))
 
 
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
@@ -1251,7 +1257,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     news_of_theirs = bool(_NEWS_LEAD.match(text))
     answering = asked is not None  # the next sentence they say answers the question
     # (lines numbered as a list are items, as "1)" are: "1. 차주 수요일 하노이 출장\n2. 협력사 실사"; not one answer, "11. Still U11")
-    listed = _LINE_NUMBER.sub(r"\1\2) ", text) if len(_LINE_NUMBER.findall(text)) > 1 else text
+    listed, items = _LINE_NUMBER.subn(r"\1\2) ", text)
+    listed = listed if items > 1 else text
     sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(listed, theirs | others), heard))
                  for s in _ITEM.split(part)]
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
@@ -1722,8 +1729,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
                        [line for line in text.split("\n") if _plain_news(line, addresses)],
                        # (opening the conversation, asking nothing, and naming neither the other party nor what they
                        # call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
-                       not (previous or "").strip() and "?" not in text and not _OTHER_PARTY.search(_YOUR_FAMILY.sub(" ", text))
-                       and not any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in addresses)))
+                       not (previous or "").strip() and not _asks_or_names_them(text, addresses)))
     seen: set[str] = set()
     out = []
     for c in found:
