@@ -2618,3 +2618,51 @@ def test_round_66_a_weekday_this_week_a_dated_past_in_ne_and_hearsay_in_rane():
     assert not told(extract("어제 시험 잘 봤네", tue, "나 어제 시험 봤어"))
     # what the doctor said, in ~라네 after a noun, where they went
     assert any("디스크라네" in f.statement for f in told(extract("그저께 읍내 정형외과 갔더니 디스크라네", tue, "헉 많이 아프세요?")))
+
+
+def test_rounds_67_to_69_texted_and_misspelt_days_the_one_after_a_weekday_last_and_hanja_dates():
+    thu = datetime(2025, 5, 8, tzinfo=UTC)
+    # tomorrow as texting and spelling by ear write it; "a week tomoz" counts from tomorrow
+    assert fact_dates.resolve("MRI 2moro morning at GWH", thu)[1] == "2025-05-09"
+    assert fact_dates.resolve("they'll do a big batch tommorow before shift", thu)[1] == "2025-05-09"
+    assert fact_dates.resolve("got a consultant appointment a week tomoz", datetime(2025, 3, 3, tzinfo=UTC))[1] == "2025-03-11"
+    assert fact_dates.resolve("2moro", thu)[1] == "2025-05-09"
+    assert fact_dates.resolve("the tomb of the unknown soldier", thu)[1] is None
+    # "not this friday the one after" is the Friday after next (said on a Wednesday, a Sunday)
+    assert fact_dates.resolve("not this friday the one after. they got to fit the racking first",
+                              datetime(2025, 4, 2, tzinfo=UTC))[1] == "2025-04-11"
+    assert fact_dates.resolve("not this monday, the one after", datetime(2025, 7, 10, tzinfo=UTC))[1] == "2025-07-21"
+    assert fact_dates.resolve("not this tues the one after. first thing at GWH", datetime(2025, 7, 6, tzinfo=UTC))[1] == "2025-07-15"
+    # "Saturday last" is the last one, as "Thursday gone" is; "Saturday last week" stays that week's
+    assert fact_dates.resolve("Delmer and me went fishing at Dewey Lake Saturday last", datetime(2025, 3, 20, tzinfo=UTC))[1] == "2025-03-15"
+    assert fact_dates.resolve("we went Saturday last week", datetime(2025, 3, 20, tzinfo=UTC))[1] == "2025-03-15"
+    # a bare weekday before "first thing" or an a-prefixed -ing; and opening a sentence before a past verb
+    assert fact_dates.resolve("got a apointment wensday first thing", datetime(2025, 3, 3, tzinfo=UTC))[1] == "2025-03-05"
+    assert fact_dates.resolve("water pump went out Tuesday a-going down 114", datetime(2025, 5, 1, tzinfo=UTC))[1] == "2025-04-29"
+    assert fact_dates.resolve("Tuesday had a call out, burst pipe in a loft", datetime(2025, 7, 6, tzinfo=UTC))[1] == "2025-07-01"
+    # the same day named twice around a copula is written once
+    assert fact_dates.resolve("tommorow is saturday", datetime(2024, 6, 14, tzinfo=UTC))[0] == "on Saturday 15 June 2024"
+    # Korean calendar words in 漢字 are read as the Hangul ones; other 漢字 stay as written
+    wed = datetime(2025, 3, 19, tzinfo=UTC)
+    assert fact_dates.resolve("지난 金曜日에 泌尿器科에 갔더니", wed) == ("2025년 3월 14일에 泌尿器科에 갔더니", "2025-03-14")
+    assert fact_dates.resolve("來週 木曜日에 안과에서 精密檢査", datetime(2025, 3, 3, tzinfo=UTC))[1] == "2025-03-13"
+    assert fact_dates.resolve("태민이와 來月 中旬에 가기로", datetime(2025, 9, 22, tzinfo=UTC))[0].startswith("태민이와 2025년 10월 중순")
+    assert fact_dates.resolve("손녀 생일이 四月 二十日이라", wed)[1] == "2025-04-20"
+    assert fact_dates.resolve("시제는 陰曆 十月 初八日이오", wed) == ("시제는 음력 10월 초8일이오", None)
+    assert fact_dates.resolve("재활은 一週日에 세 번이오", wed) == ("재활은 一週日에 세 번이오", None)
+
+
+def test_rounds_67_to_69_korean_news_in_old_endings_and_a_day_of_doing_one_thing():
+    thu = datetime(2025, 8, 28, tzinfo=UTC)
+    # a past in ~네 on a day it names, whatever its past syllable (부쳤네), is news
+    [fact] = told(extract("그저께 원고를 우체국 택배로 부쳤네.", thu))
+    assert fact.when == "2025-08-26"
+    # "~다 하네", "~라 하더군": hearsay as the old tell it, theirs where they went
+    [fact] = told(extract("지난 금요일에 비뇨기과에 갔더니 PSA 수치라는 것이 높게 나왔다 하네.", datetime(2025, 3, 19, tzinfo=UTC), "좋은 아침이에요!"))
+    assert fact.when == "2025-03-14" and "PSA" in fact.statement
+    # a day and the one thing done on it ("위내시경 해요") is an event; thanks or talk on a day is not
+    wed = datetime(2025, 5, 7, tzinfo=UTC)
+    [fact] = told(extract("담주 화요일 위내시경 해요. 고대 안산병원", wed, "아 너무 작다 ㅠㅠ 귀여워"))
+    assert fact.when == "2025-05-13" and "위내시경" in fact.statement
+    assert not told(extract("내일 연락 해요", wed, "아 너무 작다 ㅠㅠ 귀여워"))
+    assert not told(extract("어제 수고 했어요", wed, "아 너무 작다 ㅠㅠ 귀여워"))

@@ -130,15 +130,17 @@ _EN_NTH = (r"(?:on\s+)?(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<
 _EN_DOM = r"(?:on\s+)?(?:the\s+)?(?P<dom>[12]?\d(?:st|nd|rd|th)|30th|31st|first|second|third)\s+of\s+(?P<dmonth>last month|next month|this month)|"
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
+# Tomorrow as texting and spelling by ear write it ("tmrw", "2moro", "tommorow", Scouse "tomoz").
+_TOMORROW = r"tomorrow|tmrw|tmr|tmw|2mrw|2mor+o+w?|tom+or+o+w?|tomoz|2moz"
 _EN = re.compile(
     r"\b(?:" + _EN_NTH + _EN_DOM + r"(?P<dby>(?:the )?day before yesterday|(?-i:juzi))"
-    r"|(?P<after>(?:the )?day after (?:tomorrow|tmrw|tmr|tmw|2morrow)|(?-i:kesho\s+kutwa))"
+    r"|(?P<after>(?:the )?day after (?:" + _TOMORROW + r")|(?-i:kesho\s+kutwa))"
     # (and in Swahili, as Kenyan and Tanzanian English text it, small: jana, juzi, kesho; not the name Jana)
-    r"|(?P<yesterday>yesterday|yday|last night|last nite|(?-i:jana))"
+    r"|(?P<yesterday>yesterday|yday|yesturday|yesterdy|yestday|ystday|yesteday|last night|last nite|(?-i:jana))"
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
     # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|tomorrow|tmrw)|the morra|the day(?!\s+(?:before|after|of|that|when)\b)"
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)"
     r"|from\s+now|(?:from\s+|on\s+)?(?:this\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)
@@ -147,8 +149,8 @@ _EN = re.compile(
     # ... and the day first ("Tuesday week", "Thursday fortnight": a week or two after the coming one)
     r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
-    r"|(?P<today>today|tonight|tonite|this (?:morning|afternoon|evening|arvo))"
-    r"|(?P<tomorrow>tomorrow|tmrw|tmr|tmw|2morrow|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
+    r"|(?P<today>today|tonight|tonite|2nite|2night|this (?:morning|afternoon|evening|arvo))"
+    r"|(?P<tomorrow>" + _TOMORROW + r"|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
     # "next May", "last september": the nearest such month after (before) the one it was said in
     # (not "the next may be harder")
@@ -166,7 +168,9 @@ _EN = re.compile(
     # "last Tuesday but one" (British): the one before the last
     r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
-    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for)\b)"
+    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for)\b)"
+    # ... and "Saturday last" (Appalachian, Irish, older British), not "Saturday last week" nor "Sunday last time"
+    r"|last\b(?!\s+(?:week|wk|month|year|time|night|nite|of|one|minute|min|thing|bit|few|two|three|couple)\b))"
     # ... and "Thursday coming", "this Wednesday coming" (Irish, Cajun, West African): the next one
     r"|(?:(?:this|the)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+coming\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
@@ -520,13 +524,15 @@ _EN_PARTIAL = re.compile(
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
-    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
+    r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
+    r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and)\b"
+    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
+    r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
     r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
@@ -589,8 +595,8 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot
                         r"|turns|opens|leaves|arrives|graduates|retires|flies|lands|departs|finishes|closes"
                         # ... or by what is booked: "Booked her on Emirates, landing in Auckland the 18th of December"
                         r"|(?<!was )(?<!were )(?:landing|arriving|departing)"
-                        # "got a GP appointment on thursday": one held, still to come
-                        r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:appointment|interview|exam|scan|consultation|meeting))\b",
+                        # "got a GP appointment on thursday": one held, still to come (spelt by ear too, "got a apointment")
+                        r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:ap+oi?nt?ment|appt|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
 # The past in Korean is a syllable closed by ㅆ (었, 했, 갔, 옮겼, 부러졌, 데려왔), but for 있 (there is) and 겠
 # (will, must): a list of the common ones missed "옮겼다", and a Wednesday said on a Sunday was read ahead.
@@ -1145,12 +1151,59 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
       for word, full in (("dis", "this"), ("nex", "next"), ("las", "last"))))]
 
 
+# Calendar words in 漢字, as older Korean writers mix them in ("지난 金曜日에", "來週 月曜日", "來月 中旬",
+# "四月 二十日", "昨日"): written in Hangul, so the days they name are read as the Hangul ones are. (Only
+# the calendar's words: other 漢字 stay as written.)
+_HANJA_CALENDAR = [(re.compile(spelt), plain) for spelt, plain in (
+    (r"[來来]週|次週|翌週", "다음 주"), (r"今週", "이번 주"), (r"[先前去]週|지난\s*週", "지난주"),
+    (r"[來来]月|翌月", "다음 달"), (r"今月", "이번 달"), (r"[先前去]月", "지난달"),
+    (r"再昨年", "재작년"), (r"[昨去]年|前年", "작년"), (r"今年", "올해"), (r"[來来明]年|翌年", "내년"),
+    (r"昨夜", "어젯밤"), (r"今夜", "오늘 밤"), (r"昨日", "어제"), (r"今日", "오늘"), (r"[明來来]日|翌日", "내일"),
+    (r"上旬", "상순"), (r"中旬", "중순"), (r"下旬", "하순"), (r"[月年]末", "말"), (r"週末", "주말"), (r"初(?=\d)", "초"),
+    (r"陰曆|陰暦", "음력"), (r"陽曆|陽暦", "양력"), (r"曜日", "요일"))]
+_HANJA_WEEKDAY = re.compile(r"([月火水木金土日])(?=요일|曜日)")
+_HANJA_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_HANJA_COUNT = re.compile(r"([〇零一二三四五六七八九十百千]+)\s*(?=[年月日](?![\u4e00-\u9fff])|년|월|일(?![가-힣])|개월)")
+
+
+def _hanja_number(m: re.Match[str]) -> str:
+    """A number in 漢字 (二十, 三百五十, 二〇二五) in figures."""
+    chars, total, digits = m[1], 0, ""
+    if all(c in _HANJA_DIGITS for c in chars):  # digit by digit, as years are written ("二〇二五")
+        return "".join(str(_HANJA_DIGITS[c]) for c in chars)
+    for c in chars:
+        if c in _HANJA_DIGITS:
+            digits += str(_HANJA_DIGITS[c])
+        else:
+            total += int(digits or "1") * {"十": 10, "百": 100, "千": 1000}[c]
+            digits = ""
+    return str(total + int(digits or "0"))
+
+
+def _hanja_dates(text: str) -> str:
+    """``text`` with its calendar words in 漢字 written in Hangul (``_HANJA_CALENDAR``)."""
+    if not re.search(r"[\u4e00-\u9fff]", text):
+        return text
+    text = _HANJA_WEEKDAY.sub(lambda m: "월화수목금토일"["月火水木金土日".index(m[1])], text)
+    text = _HANJA_COUNT.sub(_hanja_number, text)
+    for spelt, plain in _HANJA_CALENDAR:
+        text = spelt.sub(plain, text)
+    return re.sub(r"(\d)\s*([年月日])", lambda m: m[1] + "년월일"["年月日".index(m[2])], text)
+
+
+# "not this friday the one after", "not this monday, the one after": the weekday after next.
+_NOT_THIS_ONE_AFTER = re.compile(r"\bnot\s+(?:this|on)\s+(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\b[\s,.;:-]*"
+                                 r"(?:but\s+)?the\s+one\s+after\b(?!\s+(?:that|next)\b)", re.IGNORECASE)
+
+
 def dialect_days(text: str) -> str:
     """``text`` with weekdays and nights spelt as dialects speak them written as English writes them
-    (``_DIALECT_DAYS``), in the case they were written in."""
+    (``_DIALECT_DAYS``), in the case they were written in, "not this friday the one after" as the
+    "friday after next" it is, and Korean calendar words in 漢字 in Hangul (``_hanja_dates``)."""
+    text = _hanja_dates(text)
     for spelt, day in _DIALECT_DAYS:
         text = spelt.sub(functools.partial(_as_written, day), text)
-    return text
+    return _NOT_THIS_ONE_AFTER.sub(r"\1 after next", text)
 
 
 def _as_written(day: str, m: re.Match[str]) -> str:
@@ -1205,9 +1258,9 @@ def resolve(text: str, said_at: datetime, asked: str | None = None, month: str |
     text = ko_spoken_dates(dialect_days(_KO_LUNAR_DATE.sub("\x00", text)))
     found = find(text, said_at, asked, month)
     # (one day named twice, as the day it was and its weekday: "어제 월요일에", "the day before yesterday
-    # sunday"; written once)
+    # sunday", "tomorrow is saturday"; written once)
     for i in range(len(found) - 1, 0, -1):
-        if found[i].when == found[i - 1].when and not text[found[i - 1].end: found[i].start].strip(" ,"):
+        if found[i].when == found[i - 1].when and text[found[i - 1].end: found[i].start].strip(" ,").lower() in ("", "is", "was"):
             fuller = max(found[i - 1].text, found[i].text, key=len)  # ("on Tuesday 14 January 2025")
             found[i - 1: i + 1] = [Resolved(found[i - 1].start, found[i].end, fuller, found[i].when)]
     first = next((r for r, then in itertools.zip_longest(found, found[1:])

@@ -185,7 +185,8 @@ _FINAL_N = fact_dates.ending_in(4)  # 한, 건, 좋은
 _FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
-                    r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네")  # 카더라: 경상도; ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
+                    r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네"  # 카더라: 경상도; ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
+                    r"|(?<=[가-힣][다라])\s?(?:고\s?)?하(?:네|더군|더구먼)")  # ... and as the old say it: "높게 나왔다 하네", "8.6이라 하더군"
 # ~잖아 ("you know") reacts ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went,
 # you know), unless what it recalls is words ("일이 많다고 했잖아요": what the listener said).
 _KO_NOT_PAST_SYLLABLE = "(?:(?<=고 했)|(?<=고했)|(?<=고 하셨)|(?<=고하셨)|(?<![" + fact_dates.KO_PAST_SYLLABLES + "]))"
@@ -213,7 +214,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 # 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
 # 클러치가 나갔네"), not praise ("잘했네").
-_KO_DATED_NEWS = re.compile(r"[았었였했갔왔났됐섰]네[.!~^ㅎㅋㅠㅜ\s]*$")
+_KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎㅋㅠㅜ\s]*$")  # ("그저께 원고를 택배로 부쳤네")
 _KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^ㅎㅋㅠㅜ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
@@ -1475,6 +1476,13 @@ def _says_two_things(content: list[str]) -> bool:
     return len({w for w in content if _says_something(w)}) >= 2
 
 
+# A Korean sentence that ends doing what its noun names ("위내시경 해요", "이사 했어요", "면접 봐요"): the
+# noun is the event. (Not thanks, wishes or talk: 수고했어요, 연락해요, 축하해요.)
+_KO_DOES = re.compile(r"(?<![가-힣\d])(?!(?:수고|고생|연락|얘기|이야기|말씀|축하|감사|사랑|화이팅|파이팅|부탁|걱정)\s)[가-힣]{2,}(?<![에일월년주])(?<!에서)\s+"
+                      r"(?:해요|했어요|해|했어|함|했음|합니다|했습니다|하기로\s*했[가-힣]*|할\s*거(?:예요|야)|할게요|봐요|봤어요|받아요|받았어요)"
+                      r"[.!~^ㅎㅋㅠㅜ\s]*$")
+
+
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False,
              first: bool = False) -> bool:
     """Whether a sentence's content words are worth a fact of their own: three words that carry
@@ -1484,8 +1492,10 @@ def _carries(content: list[str], when: str | None, sentence: str, covered: set[s
     it was sent for); one when it names its time and a place or someone ("I've been to Paris
     yesterday"); not all of them held by a slot fact of the message (Korean particles ride on the
     word, 음식을: a slot's 음식 covers it)."""
-    # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다")
-    needed = (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) else 2) if when else (
+    # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다", or
+    # when it is what is done on that day, "담주 화요일 위내시경 해요")
+    needed = (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) or _KO_DOES.search(sentence)
+              else 2) if when else (
         2 if _I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3)
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
