@@ -2666,3 +2666,19 @@ def test_rounds_67_to_69_korean_news_in_old_endings_and_a_day_of_doing_one_thing
     assert fact.when == "2025-05-13" and "위내시경" in fact.statement
     assert not told(extract("내일 연락 해요", wed, "아 너무 작다 ㅠㅠ 귀여워"))
     assert not told(extract("어제 수고 했어요", wed, "아 너무 작다 ㅠㅠ 귀여워"))
+
+
+def test_round_70_irish_weekday_there_from_the_day_and_a_things_is_before_its_day():
+    tue = datetime(2025, 5, 27, tzinfo=UTC)
+    # Irish "Saturday there" is the one just past
+    assert fact_dates.resolve("A Kia Ceed, got it Saturday there from a garage in Lisburn", tue)[1] == "2025-05-24"
+    assert fact_dates.resolve("they took it Wednesday there", datetime(2025, 4, 14, tzinfo=UTC))[1] == "2025-04-09"
+    # weeks "from the day" (today) count from today; "from the day he left" is no date, "two weeks the day we fly" is
+    assert fact_dates.resolve("he's getting the hip done three weeks from the day", datetime(2025, 6, 17, tzinfo=UTC))[1] == "2025-07-08"
+    assert fact_dates.resolve("three weeks from the day he left", tue)[1] is None
+    assert fact_dates.resolve("Two weeks the day we fly tae lanzarote", datetime(2025, 9, 28, tzinfo=UTC))[1] == "2025-10-12"
+    # a thing's 's before its day is "is": the funeral is to come though he passed away
+    mon = datetime(2025, 9, 22, tzinfo=UTC)
+    [fact] = told(extract("her Jim passed away on Saturday, a heart attack, the funeral's Wednesday in Holy Cross", mon, "Haha amazing"))
+    assert "Wednesday 24 September 2025" in fact.statement and "Saturday 20 September 2025" in fact.statement
+    assert fact_dates.resolve("we were round at Kirsty's Sunday", datetime(2025, 7, 1, tzinfo=UTC))[1] == "2025-06-29"

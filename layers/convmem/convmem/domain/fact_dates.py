@@ -140,7 +140,7 @@ _EN = re.compile(
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
     # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)"
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)|from\s+the day(?!\s+(?:before|after|of|that|when|i|we|he|she|they|you)\b)"
     r"|from\s+now|(?:from\s+|on\s+)?(?:this\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)
@@ -170,7 +170,9 @@ _EN = re.compile(
     # "Thursday gone", "friday just gone" (Irish, British): the last one
     r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for)\b)"
     # ... and "Saturday last" (Appalachian, Irish, older British), not "Saturday last week" nor "Sunday last time"
-    r"|last\b(?!\s+(?:week|wk|month|year|time|night|nite|of|one|minute|min|thing|bit|few|two|three|couple)\b))"
+    r"|last\b(?!\s+(?:week|wk|month|year|time|night|nite|of|one|minute|min|thing|bit|few|two|three|couple)\b)"
+    # ... and Irish "Saturday there", the one just past ("got it Saturday there from a garage in Lisburn")
+    r"|there\b(?!\s+(?:is|are|was|were|will|and)\b))"
     # ... and "Thursday coming", "this Wednesday coming" (Irish, Cajun, West African): the next one
     r"|(?:(?:this|the)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+coming\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
@@ -641,7 +643,10 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}(?<!\bon)(?<!\bOn)")
 _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
-                         r"|['\u2019](?:re|m)\b", re.IGNORECASE)  # (not a possessive's: "went to Dan's on saturday")
+                         r"|['\u2019](?:re|m)\b"  # (not a possessive's: "went to Dan's on saturday")
+                         # ... but a thing's 's right before the day it names is "is": "the funeral's Wednesday"
+                         # (not someone's place, "round at Kirsty's Sunday")
+                         r"|\b(?:the|my|his|her|our|their|your)\s+[a-z]+['\u2019]s(?=\s+(?:" + "|".join(_WEEKDAYS) + r")\b)", re.IGNORECASE)
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
