@@ -1074,6 +1074,8 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("러닝 하다가 어디를 다쳤지?", "왼쪽 발목 인대 늘어났대. 반깁스 2주"),
     ("새로 산 전기차 모델은?", "어제 EV3 계약함 ㅋㅋㅋ"),
     ("When did my mother arrive in London?", "Booked her ticket, she lands at Heathrow on Saturday 9 August 2025"),
+    # a clinic by its department ("튼튼정형외과" is a 병원)
+    ("무릎 때문에 처음 간 병원은?", "2025년 5월 7일 양동 튼튼정형외과 갔다왔다. 퇴행성관절염이라드라"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],

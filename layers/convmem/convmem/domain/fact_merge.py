@@ -102,7 +102,7 @@ _KINDS = {
         "vet vets veterinarian veterinary kennel kennels leash 동물병원- 사료 애견- 중성화-"),
     "parent parents 부모 부모님": (
         "mum mom mam mother dad father 엄마 아빠 어머니 아버지 어머님 아버님"),  # (친정엄마, 시아버지: by their head)
-    "health medication medical condition injury injuries 건강 약 부상 다쳤 아팠": (  # ("어디를 다쳤나요?": its root)
+    "health medication medical condition injury injuries treatment 건강 약 부상 다쳤 아팠 병원 치료": (  # ("어디를 다쳤나요?": its root)
         "health doctor hospital clinic surgery operation injury injured hurt sick ill illness allergic allergy "
         "intolerant pain physio physiotherapy therapy diagnosed diagnosis medication medicine torn sprained fracture "
         "flu fever asthma diabetes migraine pills tablets prescribed prescription "
@@ -112,7 +112,9 @@ _KINDS = {
         "insomnia depression anxiety anemia anaemia dizzy dizziness vertigo cholesterol "
         "약 병원 의사 수술 부상 다쳤- 아파- 아프- 알레르기 진단 감기 몸살 허리 무릎 발목 손목 어깨 깁스 통증 염증 "
         "불면증 우울증 공황장애 위염 장염 비염 식도염 건초염 관절염 디스크 골절 빈혈 어지럼증 두통 편두통 당뇨 고혈압 혈압 "
-        "콜레스테롤 지방간 결절 검진 건강검진 재검 피검사 한의원 도수치료 물리치료 입원 퇴원"),
+        "콜레스테롤 지방간 결절 검진 건강검진 재검 피검사 한의원 도수치료 물리치료 입원 퇴원 "
+        # (a clinic by its department, head-final: 튼튼정형외과, 밝은눈안과, 연세이비인후과)
+        "외과 내과 안과 치과 피부과 이비인후과 비뇨기과 산부인과 소아과 신경과 정신과 의원 클리닉"),
     "job work career company employer 직업 일 아르바이트 회사 직장": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
         "quit fired employer company manager trainee apprentice startup "
