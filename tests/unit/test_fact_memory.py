@@ -1076,6 +1076,11 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("When did my mother arrive in London?", "Booked her ticket, she lands at Heathrow on Saturday 9 August 2025"),
     # a clinic by its department ("튼튼정형외과" is a 병원)
     ("무릎 때문에 처음 간 병원은?", "2025년 5월 7일 양동 튼튼정형외과 갔다왔다. 퇴행성관절염이라드라"),
+    # a car, a sport, a medicine by its name
+    ("Which cars have I had?", "Sold the Qashqai to a lad off Gumtree for eight hundred quid"),
+    ("What sports do the kids play?", "Liam had a hockey game on Thursday, made 30 saves"),
+    ("What medication am I on?", "Started on amlodipine 5 mg on Monday"),
+    ("무슨 차로 바꿨어?", "중고 봉고3 더블캡 들였어"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],

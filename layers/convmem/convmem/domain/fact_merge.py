@@ -114,7 +114,13 @@ _KINDS = {
         "불면증 우울증 공황장애 위염 장염 비염 식도염 건초염 관절염 디스크 골절 빈혈 어지럼증 두통 편두통 당뇨 고혈압 혈압 "
         "콜레스테롤 지방간 결절 검진 건강검진 재검 피검사 한의원 도수치료 물리치료 입원 퇴원 "
         # (a clinic by its department, head-final: 튼튼정형외과, 밝은눈안과, 연세이비인후과)
-        "외과 내과 안과 치과 피부과 이비인후과 비뇨기과 산부인과 소아과 신경과 정신과 의원 클리닉"),
+        "외과 내과 안과 치과 피부과 이비인후과 비뇨기과 산부인과 소아과 신경과 정신과 의원 클리닉 "
+        # (what is done for it, and the medicines most prescribed, by name: "Doctor gave them antibiotics and
+        # steroids", "started on amlodipine")
+        "antibiotics antibiotic steroids steroid inhaler injection cortisone stent angioplasty angiogram biopsy rehab "
+        "chemo chemotherapy radiotherapy dialysis insulin statin statins metformin lisinopril amlodipine ramipril "
+        "atorvastatin simvastatin omeprazole ibuprofen naproxen paracetamol tylenol advil aspirin warfarin levothyroxine "
+        "prednisone sertraline 주사 항생제 스테로이드 내시경 위내시경 대장내시경 조직검사 재활 인슐린"),
     "job work career company employer 직업 일 아르바이트 회사 직장": (
         "job work career hired promoted promotion boss colleague coworker office shift salary interview resigned "
         "quit fired employer company manager trainee apprentice startup "
@@ -124,21 +130,26 @@ _KINDS = {
         "reading photography hiking camping climbing bouldering running jogging cycling biking swimming diving "
         "surfing skiing snowboarding skating yoga pilates dancing singing choir guitar piano violin cello drums "
         "ukulele chess gaming fishing kayaking sailing horseback tennis football soccer basketball volleyball golf "
-        "marathon triathlon birdwatching astronomy 그림 도예 도자기 뜨개질 베이킹 독서 사진 등산 캠핑 클라이밍 "
+        "marathon triathlon birdwatching astronomy hockey softball baseball cricket rugby netball lacrosse darts curling "
+        "그림 도예 도자기 뜨개질 베이킹 독서 사진 등산 캠핑 클라이밍 "
         "달리기 러닝 마라톤 자전거 수영 요가 필라테스 춤 노래 기타 피아노 바이올린 드럼 낚시 테니스 축구 농구 골프"),
     "exercise sport sports workout fitness 운동 스포츠": (
         "exercise exercising workout gym fitness running jogging swimming yoga pilates cycling spin hiking climbing "
         "bouldering tennis golf football soccer basketball volleyball badminton boxing crossfit weights marathon "
-        "triathlon rowing 헬스 피티 pt 필라테스 요가 수영 러닝 달리기 조깅 줄넘기 등산 자전거 걷기 산책 테니스 골프 "
+        "triathlon rowing hockey softball baseball cricket rugby netball lacrosse futsal "
+        "헬스 피티 pt 필라테스 요가 수영 러닝 달리기 조깅 줄넘기 등산 자전거 걷기 산책 테니스 골프 야구 풋살 "
         "축구 농구 배구 배드민턴 탁구 클라이밍 크로스핏 마라톤 복싱 스트레칭 홈트 수영장- 헬스장-"),
     # Cars by kind, make or model ("차는 스포티지로 바꿈" for "무슨 차?"); names that also mean
     # something else (모닝, 레이, beetle, mini) are left out.
     "car vehicle drive 차 자동차 차량": (
         "car cars suv sedan hatchback minivan van truck pickup jeep convertible tesla toyota honda ford hyundai "
         "kia subaru nissan mazda volkswagen bmw audi volvo lexus chevy chevrolet civic corolla camry prius crosstrek "
-        "outback rav4 "
+        "outback rav4 astra corsa fiesta octavia qashqai juke mondeo zafira passat tiguan yaris micra clio megane kuga "
+        "explorer equinox taurus silverado f150 f-150 f-250 tacoma tundra wrangler accord altima sentra ioniq "
+        "peterbilt kenworth freightliner "
         "자동차 차량 중고차 새차 경차 전기차 폐차 세단 suv 아반떼 쏘나타 그랜저 스포티지 쏘렌토 투싼 싼타페 팰리세이드 "
-        "캐스퍼 카니발 제네시스 테슬라 니로 코나 셀토스 티볼리 스타리아 벤츠 아우디 볼보 렉서스 도요타 혼다 현대차 기아차"),
+        "캐스퍼 카니발 제네시스 테슬라 니로 코나 셀토스 티볼리 스타리아 벤츠 아우디 볼보 렉서스 도요타 혼다 현대차 기아차 "
+        "아이오닉 모하비 트랙스 말리부 포터 봉고"),
     "trip travel holiday vacation 여행 휴가 여행지": (
         "trip travel travelling traveling holiday vacation flight flights flew hotel airbnb resort hostel cruise abroad "
         "passport sightseeing 여행- 휴가- 항공권- 비행기- 비행기표- 펜션- 리조트- 숙소- 호텔- 에어비앤비- 해외- 관광-"),
