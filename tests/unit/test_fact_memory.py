@@ -2689,3 +2689,25 @@ def test_round_70_irish_weekday_there_from_the_day_and_a_things_is_before_its_da
     [fact] = told(extract("her Jim passed away on Saturday, a heart attack, the funeral's Wednesday in Holy Cross", mon, "Haha amazing"))
     assert "Wednesday 24 September 2025" in fact.statement and "Saturday 20 September 2025" in fact.statement
     assert fact_dates.resolve("we were round at Kirsty's Sunday", datetime(2025, 7, 1, tzinfo=UTC))[1] == "2025-06-29"
+
+
+def test_rounds_71_72_asked_after_the_household_what_about_someone_and_news_told_on_as_hearsay():
+    sun = datetime(2025, 1, 12, tzinfo=UTC)
+    # asked after their household ("How are the kids?"), whom the answer names is theirs
+    found = told(extract("Mason has his speech eval through the school Thursday-ish. and Ruby started part-day preschool at the CDC",
+                         sun, "Well. How are my grandbabies?"))
+    assert any("Ruby started part-day preschool" in f.statement for f in found)
+    assert not told(extract("Ruby started part-day preschool at the CDC", sun, "Well. How was your week?"))
+    # "What about Mason's speech thing?" asks after Mason
+    [fact] = told(extract("eval went good-ish. it's mostly his R sounds and S blends", sun, "What about Mason's speech thing?"))
+    assert "R sounds and S blends" in fact.statement
+    # a weekday opening a fragment before "out of"; "two weeks ago Sunday" said on a Sunday; "put it" is a past
+    assert fact_dates.resolve("Sunday out of Frankfurt!", datetime(2025, 7, 10, tzinfo=UTC))[1] == "2025-07-13"
+    assert fact_dates.resolve("the transmission went out two weeks ago Sunday", datetime(2025, 2, 9, tzinfo=UTC))[1] == "2025-01-26"
+    assert fact_dates.resolve("the transmission went out two weeks ago Sunday", datetime(2025, 2, 11, tzinfo=UTC))[1] == "2025-01-26"
+    assert fact_dates.resolve("The Sorensen boy put it in Saturday with his cousin", datetime(2025, 5, 26, tzinfo=UTC))[1] == "2025-05-24"
+    # Korean: "~할라칸다" is what they mean to do, not hearsay; hearsay that turns to news ("그리고 ...대") is theirs
+    thu = datetime(2025, 4, 24, tzinfo=UTC)
+    assert any("둘째주 토요일" in f.statement for f in told(extract("시월 둘째주 토요일로 할라칸다 통영 시내 예식장", thu, "날은 잡았습니꺼?")))
+    assert told(extract("그리고 PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대", thu, "접대골프의 정석이네 ㅋㅋ"))
+    assert not told(extract("PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대", thu, "접대골프의 정석이네 ㅋㅋ"))

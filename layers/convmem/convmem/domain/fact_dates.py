@@ -249,8 +249,10 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         base = (_weekday(said, _weekday_number(m["wk_day"]), 1) if m["wk_day"]
                 else said + timedelta(days=0 if start.endswith(("today", "now", "day")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"] or "a", "week", 1)[1]))
-    if m["ago_day"]:
-        return _day(_weekday(said, _weekday_number(m["ago_day"]), -1) - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
+    if m["ago_day"]:  # (said on that weekday, "two weeks ago Sunday" is two weeks ago to the day)
+        day = _weekday_number(m["ago_day"])
+        last = said if said.weekday() == day else _weekday(said, day, -1)
+        return _day(last - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
     if m["ago_from"]:
         base = said - timedelta(days=0 if m["ago_from"].lower() == "today" else 1)
         unit, n = _counted(m["ago_n"], m["ago_unit"], 1)
@@ -533,6 +535,7 @@ _EN_PARTIAL = re.compile(
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
+    r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b)|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!")
     r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
@@ -691,8 +694,9 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
 
 # A verb whose past is its present, after one person who did it and before what it was done to:
 # past ("Gabe hit his first home run", "she cut her hair"; "they hit the road" may be either).
-_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+)\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
-                        r"(?=\s+(?:his|her|its|a|an|the|my|our|their|him|me|us|them|\d))")
+_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom))"
+                        r"\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
+                        r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d))")
 
 
 # The present perfect of a deed, as learners tell one done on a day ("I have been at the doctor on

@@ -26,6 +26,7 @@ from convmem.domain.fact_merge import (
     CALENDAR_WORDS,
     TOLD,
     asked_after,
+    asks_after_household,
     framed,
     normalise_key,
     priority,
@@ -185,7 +186,7 @@ _FINAL_N = fact_dates.ending_in(4)  # 한, 건, 좋은
 _FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
-                    r"|카더라|카던데|칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네"  # 카더라: 경상도; ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
+                    r"|카더라|카던데|(?<![" + _FINAL_L + r"]라)칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네"  # (not "할라칸다": I mean to)  # 카더라: 경상도; ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
                     r"|(?<=[가-힣][다라])\s?(?:고\s?)?하(?:네|더군|더구먼)")  # ... and as the old say it: "높게 나왔다 하네", "8.6이라 하더군"
 # ~잖아 ("you know") reacts ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went,
 # you know), unless what it recalls is words ("일이 많다고 했잖아요": what the listener said).
@@ -221,8 +222,13 @@ _KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^
 _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 # ... and so does a sigh ("아이고 보리 고생한다", "아이고 축하한다 우리딸~~"): what the other party told moved them.
 # (Not laughter before a turn to news of their own: "ㅋㅋ 그리고 신랑이 중고 운반차 샀어".)
-_KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"(?![.!~\s]*(?:아\s*)?(?:그리고|근데|그런데|참|암튼|아무튼|그나저나)\s)"
+# (the words that turn to something else: "그리고", "아 참", "근데", "그나저나")
+_KO_TURN_WORDS = r"(?:아\s*)?(?:그리고|근데|그런데|참|암튼|아무튼|그나저나)\s"
+_KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"(?![.!~\s]*" + _KO_TURN_WORDS + ")"
                                 r"|^(?:아이고|아이구|어이구)")
+# A sentence that turns to something else (``_KO_TURN_WORDS``): news of the speaker's, not a reaction to
+# what was just heard.
+_KO_TURNS = re.compile(r"^\s*" + _KO_TURN_WORDS)
 # "~겠네요" muses on what was just heard even with 나 or 저 ("준영 씨한테 내가 한소리 해야겠네요",
 # "저도 다이어트 해야겠네요"): a reaction, not news.
 _KO_MUSING = re.compile(r"겠네요?[.!~^ㅋㅎㅠ\s]*$")
@@ -1113,6 +1119,14 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
                      if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS)
 
 
+def _names_in(text: str) -> set[str]:
+    """The names (case folded) ``text`` writes: capitalised words, not all capitals (CDC), a day, a
+    month, I or a word that opens sentences ("Well", "The")."""
+    return {w.casefold() for w in re.findall(r"\b[A-Z][a-z]+\b", text)
+            if w not in CALENDAR_WORDS and w not in _PLACEHOLDER_NAMES and w.casefold() not in _NOT_NAMES
+            and w.lower() not in relevance.STOP_WORDS}
+
+
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
     """Whether ``clause`` opens on one of ``names`` ("Cian's band is good", "poor Biscuit", "I love
     Biscuit walks")."""
@@ -1316,8 +1330,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
                or (_heard_where_they_went(sentence) and (_KO_KIN.search(sentence) or not someone_else))
-               # (what they heard, answering what the other party asked: "무슨 일이 있었어요?" - "몰래 준비하고 있었대요")
-               or (answers and _KO_HEARSAY.search(sentence) and not someone_else)
+               # (what they heard, answering what the other party asked: "무슨 일이 있었어요?" - "몰래 준비하고 있었대요";
+               # or turning to news of their own: "그리고 PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대")
+               or ((answers or _KO_TURNS.match(sentence)) and _KO_HEARSAY.search(sentence) and not someone_else)
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or _SUBJECT_DROPPED.match(_after_lead(sentence))
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
@@ -1717,6 +1732,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     text = _without_address(text, previous, addresses)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     known = {n.casefold() for n in theirs} | (asked_after(previous or "") - told_of)  # ... and whom they ask after
+    if asks_after_household(previous or ""):  # ("How are the kids?" - "Mason has his speech eval Thursday")
+        known |= _names_in(text) - told_of
     found: list[FactCandidate | None] = [_name(text), _home(text), addressee]
     email = _first(_EMAIL_PATTERNS, text)
     if email:

@@ -575,9 +575,21 @@ _WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I|(?i:them)
 # alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
 # someone who knows them, never introduced them as "my son Jack". (Not "How was X?": a trip or a
 # day, "How was Jeju?", "How was Hogmanay?")
-_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are|did)|did|has|is|was|does|tell|give"
+_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are|did)|what\s+about|did|has|is|was|does|tell|give"
                           r"|say\s+(?:hi|hello)\s+to)\s+(?:(?i:little|old|young|wee)\s+)?([A-Z][a-z]+)\b")
 CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
+
+
+# ... or after their household, not by name ("How are the kids?", "How are my grandbabies?", "How's the
+# family?"): whom the answer names is theirs.
+_ASKED_AFTER_HOUSEHOLD = re.compile(r"\bhow(?:['\u2019]?s|\s+(?:is|are))\s+(?:(?:the|my|your|ur|our|all\s+the)\s+)?"
+                                    r"(?:kids|kiddos|children|grandkids|grandchildren|grandbabies|babies|boys|girls|twins|family|fam"
+                                    r"|everyone|everybody|little\s+ones)\b", re.IGNORECASE)
+
+
+def asks_after_household(text: str) -> bool:
+    """Whether ``text``, the other party's, asks after the visitor's household as a whole (``_ASKED_AFTER_HOUSEHOLD``)."""
+    return bool(_ASKED_AFTER_HOUSEHOLD.search(text))
 
 
 def asked_after(text: str) -> set[str]:
