@@ -250,8 +250,8 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
                 else said + timedelta(days=0 if start.endswith(("today", "now", "day")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"] or "a", "week", 1)[1]))
     if m["ago_day"]:  # (said on that weekday, "two weeks ago Sunday" is two weeks ago to the day)
-        day = _weekday_number(m["ago_day"])
-        last = said if said.weekday() == day else _weekday(said, day, -1)
+        wanted = _weekday_number(m["ago_day"])
+        last = said if said.weekday() == wanted else _weekday(said, wanted, -1)
         return _day(last - timedelta(weeks=_counted(m["ago_n"], "week", 1)[1]))
     if m["ago_from"]:
         base = said - timedelta(days=0 if m["ago_from"].lower() == "today" else 1)
