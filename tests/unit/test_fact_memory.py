@@ -1411,8 +1411,9 @@ def test_a_word_to_the_listener_by_name_is_not_part_of_a_fact(text):
 def test_a_korean_name_opening_the_message_or_thanked_at_its_end_is_whom_they_speak_to():
     [back] = told(extract("누리, 저 왔어요! 지난주 일요일에 한국 들어왔는데 시차 때문에 아직 좀 멍해요.", WED))
     assert "누리" not in back.statement and back.when == "2024-03-10"
-    [trip] = told(extract("누리, 발표 스크립트 좀 봐줄래요? 다음 주에 출국이에요. 발표는 15분이에요.", WED))
-    assert "누리" not in trip.statement  # the request goes, and the name with it
+    trip = told(extract("누리, 발표 스크립트 좀 봐줄래요? 다음 주에 출국이에요. 발표는 15분이에요.", WED))
+    assert trip and all("누리" not in f.statement for f in trip)  # the request goes, and the name with it
+    assert any("출국" in f.statement and f.when == "2024-W12" for f in trip)
     [plan] = told(extract("알겠어요, 내일 마무리해서 제출할게요. 고마워요 누리!", WED))
     assert plan.when == "2024-03-14" and "누리" not in plan.statement
     [moved] = told(extract("재민아!! 나 지난 토요일에 드디어 운정으로 이사했어", WED))
@@ -2711,3 +2712,22 @@ def test_rounds_71_72_asked_after_the_household_what_about_someone_and_news_told
     assert any("둘째주 토요일" in f.statement for f in told(extract("시월 둘째주 토요일로 할라칸다 통영 시내 예식장", thu, "날은 잡았습니꺼?")))
     assert told(extract("그리고 PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대", thu, "접대골프의 정석이네 ㅋㅋ"))
     assert not told(extract("PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대", thu, "접대골프의 정석이네 ㅋㅋ"))
+
+
+def test_rounds_73_74_doric_days_a_clause_after_a_bare_weekday_and_a_korean_day_in_a_copula():
+    # Doric and Scots: "the morn" is tomorrow, "the morn's morn" its morning, "the nicht" tonight, "fortnicht"
+    thu = datetime(2025, 1, 30, tzinfo=UTC)
+    assert fact_dates.resolve("He's putting it in the morn's morn", thu)[1] == "2025-01-31"
+    assert fact_dates.resolve("Dentist the morn", thu)[1] == "2025-01-31"
+    assert fact_dates.resolve("I'll phone ye the nicht", thu)[1] == "2025-01-30"
+    assert fact_dates.resolve("The pre-op assessment's a fortnicht on Tuesday", datetime(2025, 7, 27, tzinfo=UTC))[1] == "2025-08-12"
+    assert fact_dates.resolve("I love the morning light", thu)[1] is None
+    # a bare weekday before a clause of theirs ("wednesday im driving")
+    assert fact_dates.resolve("after crew change wednesday im driving straight to mama's", datetime(2025, 9, 5, tzinfo=UTC))[1] == "2025-09-10"
+    # a Korean day and what it is, in a copula, is an event; a judgement of the day is not, nor the day alone
+    tue = datetime(2025, 8, 19, tzinfo=UTC)
+    [fact] = told(extract("담주 화요일 면접이다", tue, "오오 진짜가"))
+    assert fact.when == "2025-08-26"
+    assert not told(extract("담주 화요일 최고야", tue, "오오 진짜가"))
+    [fact] = told(extract("네 엄마 수술 날짜가 잡혔다. 3월 18일 화요일이다", datetime(2025, 3, 8, tzinfo=UTC)))
+    assert fact.statement.startswith("네 엄마 수술 날짜가 잡혔다. 2025년 3월 18일")

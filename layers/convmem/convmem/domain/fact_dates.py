@@ -528,6 +528,7 @@ _EN_PARTIAL = re.compile(
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
+    r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
@@ -1153,6 +1154,10 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"wed(?:nes)?(?:di|dy)|wen[sz](?:di|dy|day)", "wednesday"), (r"thur[sz]?(?:di|dy)", "thursday"),
     (r"fri(?:di|dy)", "friday"), (r"sat['\u2019]?(?:di|dy|day|dee)|satur(?:di|dy)|s[ae]tterday|saterday", "saturday"),
     (r"sun(?:di|dy)", "sunday"), (r"t['\u2019]neet|toneet", "tonight"), (r"neet", "night"),
+    # ... and as Scots and Doric say them: "the nicht" (tonight), "a fortnicht on Tuesday", "the morn" and
+    # "the morn's morn" (tomorrow, and its morning; not "the morning")
+    (r"the\s+nicht", "tonight"), (r"nicht", "night"), (r"fortnicht", "fortnight"),
+    (r"the\s+morn['\u2019]s\s+morn", "tomorrow morning"), (r"the\s+morn(?!['\u2019]s)", "tomorrow"),
     (r"shabb[ao]s|shabbat", "saturday"),  # (the Jewish sabbath, by its day: "the Shabbos after next")
     # ... and "this", "next" and "last" as Hawai'i Pidgin and Caribbean English write them before a time ("dis past
     # saturday", "nex week", "las sunday")

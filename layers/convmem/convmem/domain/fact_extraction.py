@@ -1491,11 +1491,16 @@ def _says_two_things(content: list[str]) -> bool:
     return len({w for w in content if _says_something(w)}) >= 2
 
 
+_KO_COPULA = "(?:이다|이야|이에요|이예요|입니다|임|예요)"
 # A Korean sentence that ends doing what its noun names ("위내시경 해요", "이사 했어요", "면접 봐요"): the
 # noun is the event. (Not thanks, wishes or talk: 수고했어요, 연락해요, 축하해요.)
 _KO_DOES = re.compile(r"(?<![가-힣\d])(?!(?:수고|고생|연락|얘기|이야기|말씀|축하|감사|사랑|화이팅|파이팅|부탁|걱정)\s)[가-힣]{2,}(?<![에일월년주])(?<!에서)\s+"
                       r"(?:해요|했어요|해|했어|함|했음|합니다|했습니다|하기로\s*했[가-힣]*|할\s*거(?:예요|야)|할게요|봐요|봤어요|받아요|받았어요)"
-                      r"[.!~^ㅎㅋㅠㅜ\s]*$")
+                      r"[.!~^ㅎㅋㅠㅜ\s]*$"
+                      # ... or what the day is, in a copula ("담주 화요일 면접이다", "토요일 결혼식이야"); not a judgement,
+                      # nor the day itself ("2025년 3월 18일 화요일이다": the day of the news before it)
+                      r"|(?<![가-힣])(?!(?:최고|대박|다행|짱|장난|난리|걱정|문제|마지막|처음|끝|주말)" + _KO_COPULA + r")(?![가-힣]*요일)"
+                      r"[가-힣]{2,}" + _KO_COPULA + r"[.!~^ㅎㅋㅠㅜ\s]*$")
 
 
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False,
