@@ -2731,3 +2731,14 @@ def test_rounds_73_74_doric_days_a_clause_after_a_bare_weekday_and_a_korean_day_
     assert not told(extract("담주 화요일 최고야", tue, "오오 진짜가"))
     [fact] = told(extract("네 엄마 수술 날짜가 잡혔다. 3월 18일 화요일이다", datetime(2025, 3, 8, tzinfo=UTC)))
     assert fact.statement.startswith("네 엄마 수술 날짜가 잡혔다. 2025년 3월 18일")
+
+
+def test_rounds_75_76_a_deed_after_too_and_a_short_weekday_a_week_on():
+    # "too picked it up Saturday": a deed done, not a state ("too tired"); "Sat week" as "Saturday week" is
+    tue = datetime(2025, 5, 27, tzinfo=UTC)
+    assert fact_dates.resolve("new van too 🚐 picked it up Saturday from Stevie", tue)[1] == "2025-05-24"
+    assert fact_dates.resolve("too tired on Saturday", tue)[1] == "2025-05-31"
+    assert fact_dates.resolve("the cows are dried off then til late July", tue)[1] == "2025-07"
+    wed = datetime(2025, 6, 18, tzinfo=UTC)
+    assert fact_dates.resolve("Mazey Day's Sat week, we're doing a stall", wed) == ("Mazey Day's on Saturday 28 June 2025, we're doing a stall", "2025-06-28")
+    assert fact_dates.resolve("i sat week after week", wed)[1] is None

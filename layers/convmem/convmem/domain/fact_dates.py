@@ -147,7 +147,7 @@ _EN = re.compile(
     r"|(?P<ago_n>" + _N + r")\s+(?:(?:weeks?|wks?)\s+ago\s+(?P<ago_day>" + "|".join(_WEEKDAYS) + r")"
     r"|(?P<ago_unit>" + _UNIT + r")s?\s+ago\s+(?P<ago_from>today|yesterday))"
     # ... and the day first ("Tuesday week", "Thursday fortnight": a week or two after the coming one)
-    r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r")\s+(?P<day_wk_n>week|fortnight)"
+    r"|(?<!every\s)(?<!each\s)(?P<day_wk>" + "|".join(_WEEKDAYS) + r"|(?-i:Sat|Sun|Mon|Tues?|Wed|Thurs?|Fri))\s+(?P<day_wk_n>week|fortnight)"  # (and "Sat week")
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
     r"|(?P<today>today|tonight|tonite|2nite|2night|this (?:morning|afternoon|evening|arvo))"
     r"|(?P<tomorrow>" + _TOMORROW + r"|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
@@ -263,7 +263,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["day_wk"]:
         weeks = 2 if m["day_wk_n"].lower() == "fortnight" else 1
         d = _weekday(said, _weekday_number(m["day_wk"]), 1) + timedelta(weeks=weeks)
-        return f"on {m['day_wk'].capitalize()} {day_text(d)}", d.isoformat()
+        return f"on {_WEEKDAYS[_weekday_number(m['day_wk'])].capitalize()} {day_text(d)}", d.isoformat()
     if m["dby"]:
         return _day(said - timedelta(days=2))
     if m["after"]:
@@ -706,6 +706,10 @@ _PERFECT = re.compile(r"(?<!will )(?<!ll )(?<!would )(?<!could )(?<!should )(?<!
                       r"(?:been|seen|done|gone|eaten|taken|given|spoken|written|met|had)\b", re.IGNORECASE)
 
 
+# What follows a deed done to something ("picked it up", "booked the flights"): a verb, not a state.
+_DONE_TO = re.compile(r"\s+(?:it|them|him|her|me|us|the|a|an|my|his|our|their)\b", re.IGNORECASE)
+
+
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
     end = len(text) if hi is None else hi
@@ -714,8 +718,9 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()
         before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]
-        if word.endswith("ed") and (word.endswith("eed") or (before and before[0] in _STATE_BEFORE)):
-            continue
+        if word.endswith("ed") and (word.endswith("eed") or (before and before[0] in _STATE_BEFORE
+                                                           and not _DONE_TO.match(text, m.end()))):
+            continue  # ("so tired", "too excited": how one is; not "too picked it up Saturday": a deed)
         if word == "got" and before and before[0] in ("ve", "ive", "have", "has", "s"):  # "ive got to": must, not did
             continue
         out.append(m.start())
