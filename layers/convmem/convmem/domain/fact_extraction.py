@@ -186,7 +186,8 @@ _FINAL_N = fact_dates.ending_in(4)  # 한, 건, 좋은
 _FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
 _HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
-                    r"|카더라|카던데|(?<![" + _FINAL_L + r"]라)칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네"  # (not "할라칸다": I mean to)  # 카더라: 경상도; ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
+                    # 카더라: 경상도 (not "할라칸다": I mean to); ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
+                    r"|카더라|카던데|(?<![" + _FINAL_L + r"]라)칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네"
                     r"|(?<=[가-힣][다라])\s?(?:고\s?)?하(?:네|더군|더구먼)")  # ... and as the old say it: "높게 나왔다 하네", "8.6이라 하더군"
 # ~잖아 ("you know") reacts ("귀엽잖아"), except after a past it recalls ("하이델베르크 갔었잖아요": I went,
 # you know), unless what it recalls is words ("일이 많다고 했잖아요": what the listener said).
