@@ -2742,3 +2742,26 @@ def test_rounds_75_76_a_deed_after_too_and_a_short_weekday_a_week_on():
     wed = datetime(2025, 6, 18, tzinfo=UTC)
     assert fact_dates.resolve("Mazey Day's Sat week, we're doing a stall", wed) == ("Mazey Day's on Saturday 28 June 2025, we're doing a stall", "2025-06-28")
     assert fact_dates.resolve("i sat week after week", wed)[1] is None
+
+
+def test_round_77_a_bare_weekday_before_why_a_japanese_no_and_a_comment_after_news():
+    # a bare weekday before why, or thanks for it, is a day ("started Tuesday cos of the bank holiday")
+    sat, sun = datetime(2025, 5, 10, tzinfo=UTC), datetime(2025, 7, 20, tzinfo=UTC)
+    assert fact_dates.resolve("he's done his first wik now, started Tuesday cos of the bank holiday", sat)[1] == "2025-05-06"
+    assert fact_dates.resolve("we broke up Friday thank God", sun)[1] == "2025-07-18"
+    assert fact_dates.resolve("we go every Friday cos it's quiet", sun)[1] is None
+    # "来週の水曜日": the Japanese の between the week and its day; a weekday in 漢字 that names no day
+    # stays as written, as an answer would quote it
+    fri = datetime(2025, 8, 8, tzinfo=UTC)
+    assert fact_dates.resolve("나 드디어 부산 간다!! 来週の水曜日 아침 비행기", fri)[1] == "2025-08-13"
+    assert fact_dates.resolve("来月の15日에 이사", fri)[1] == "2025-09-15"
+    assert fact_dates.resolve("4월부터 木曜日 저녁 7시", fri)[0] == "2025년 4월부터 木曜日 저녁 7시"
+    assert fact_dates.resolve("지난 金曜日 저녁 병원 갔어", fri)[1] == "2025-08-01"
+    assert fact_dates.resolve("金曜日에 만나", fri)[1] == "2025-08-15"
+    # a thought after a clause that tells what happened comments on their news; alone, or after a
+    # saying, it is an opinion of what they were told
+    thu = datetime(2025, 6, 5, tzinfo=UTC)
+    told = extract("he had a lipstick out me Avon bag Tuesday, the Ruby Kiss, I thought he'd cut hisself lol", thu)
+    assert [c.statement for c in told] == ["He had a lipstick out them Avon bag on Tuesday 3 June 2025, the Ruby Kiss, they thought he'd cut hisself lol"]
+    assert extract("Whippets are the cats of the dog world, I always say.", thu) == []
+    assert extract("I thought he'd cut hisself lol", thu) == []

@@ -529,6 +529,7 @@ _EN_PARTIAL = re.compile(
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
+    r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
@@ -1179,8 +1180,14 @@ _HANJA_CALENDAR = [(re.compile(spelt), plain) for spelt, plain in (
     (r"再昨年", "재작년"), (r"[昨去]年|前年", "작년"), (r"今年", "올해"), (r"[來来明]年|翌年", "내년"),
     (r"昨夜", "어젯밤"), (r"今夜", "오늘 밤"), (r"昨日", "어제"), (r"今日", "오늘"), (r"[明來来]日|翌日", "내일"),
     (r"上旬", "상순"), (r"中旬", "중순"), (r"下旬", "하순"), (r"[月年]末", "말"), (r"週末", "주말"), (r"初(?=\d)", "초"),
-    (r"陰曆|陰暦", "음력"), (r"陽曆|陽暦", "양력"), (r"曜日", "요일"))]
-_HANJA_WEEKDAY = re.compile(r"([月火水木金土日])(?=요일|曜日)")
+    (r"陰曆|陰暦", "음력"), (r"陽曆|陽暦", "양력"))]
+# (and the Japanese の between such a word and the day it narrows: "来週の水曜日", "来月の15日")
+_HANJA_NO = re.compile(r"(?<=[주달년해제늘일월])\s*の\s*")
+# A weekday in 漢字 is written in Hangul where it names a day: after a week or a date ("來週 月曜日", "지난 金曜日")
+# or before its particle ("金曜日에"). Elsewhere it stays as written, as an answer would quote it
+# ("4월부터 木曜日 저녁 7시": every week).
+_HANJA_WEEKDAY = re.compile(r"(?<=[주난번음일])(\s*)([月火水木金土日])(?:曜日|요일)"
+                            r"|([月火水木金土日])(?:曜日|요일)(?=에|부터|날|자로|로|까지|은|는|이)")
 _HANJA_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _HANJA_COUNT = re.compile(r"([〇零一二三四五六七八九十百千]+)\s*(?=[年月日](?![\u4e00-\u9fff])|년|월|일(?![가-힣])|개월)")
 
@@ -1203,11 +1210,11 @@ def _hanja_dates(text: str) -> str:
     """``text`` with its calendar words in 漢字 written in Hangul (``_HANJA_CALENDAR``)."""
     if not re.search(r"[\u4e00-\u9fff]", text):
         return text
-    text = _HANJA_WEEKDAY.sub(lambda m: "월화수목금토일"["月火水木金土日".index(m[1])], text)
     text = _HANJA_COUNT.sub(_hanja_number, text)
     for spelt, plain in _HANJA_CALENDAR:
         text = spelt.sub(plain, text)
-    return re.sub(r"(\d)\s*([年月日])", lambda m: m[1] + "년월일"["年月日".index(m[2])], text)
+    text = _HANJA_NO.sub(" ", re.sub(r"(\d)\s*([年月日])", lambda m: m[1] + "년월일"["年月日".index(m[2])], text))
+    return _HANJA_WEEKDAY.sub(lambda m: (m[1] or "") + "월화수목금토일"["月火水木金土日".index(m[2] or m[3])] + "요일", text)
 
 
 # "not this friday the one after", "not this monday, the one after": the weekday after next.

@@ -498,6 +498,18 @@ def _without_opening_aside(sentence: str) -> str:
     return sentence
 
 
+def _opinion_only(sentence: str) -> bool:
+    """Whether a sentence is only an opinion or a reaction (``_OPINION``), with nothing of their own in
+    it: not when the opinion follows a clause that tells what happened ("he had a lipstick out me Avon
+    bag Thursday, I thought he'd cut hisself": the news is theirs, the thought a comment on it; not
+    "Whippets are the cats of the dog world, I always say")."""
+    opinion = _OPINION.search(sentence)
+    if opinion is None or _OWN.search(sentence) or len(_SUBJECT_I.findall(sentence)) >= 2:
+        return False
+    head = sentence[:opinion.start()]
+    return not (re.search(r"[,;]\s*$", head) and len(head.split()) > 4 and fact_dates.tells_a_past(head))
+
+
 def _news_lead_only(sentence: str) -> bool:
     """Whether a sentence only announces news ("got news", "bad news mo", "big news while im here",
     "Big news from here..."),
@@ -1306,7 +1318,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             last = None  # (a thin sentence before it may still be completed: "저 병원 다녀왔어요! 칭찬해주세요. 지난 금요일에 ...")
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
-        if not korean and _OPINION.search(sentence) and not _OWN.search(sentence) and len(_SUBJECT_I.findall(sentence)) < 2:
+        if not korean and _opinion_only(sentence):
             release()
             last = held = None
             continue
