@@ -2765,3 +2765,38 @@ def test_round_77_a_bare_weekday_before_why_a_japanese_no_and_a_comment_after_ne
     assert [c.statement for c in told] == ["He had a lipstick out them Avon bag on Tuesday 3 June 2025, the Ruby Kiss, they thought he'd cut hisself lol"]
     assert extract("Whippets are the cats of the dog world, I always say.", thu) == []
     assert extract("I thought he'd cut hisself lol", thu) == []
+
+
+def test_rounds_78_79_texted_days_a_countdown_kal_voice_typing_and_a_state_of_life():
+    wed, tue = datetime(2025, 4, 9, tzinfo=UTC), datetime(2025, 4, 8, tzinfo=UTC)
+    # Hong Kong texting: "ytd" is yesterday (not "YTD", the year so far), "this Sat" the coming one even
+    # after a past ("sat" is no verb there), "9 days more then I fly" a countdown
+    assert fact_dates.resolve("ytd went Royal Berkshire Hospital to do ultrasound", wed)[1] == "2025-04-08"
+    assert fact_dates.resolve("sales YTD are up", wed)[1] is None
+    assert fact_dates.resolve("I booked the Life in the UK test!! this Sat, at the test centre in town.", wed)[1] == "2025-04-12"
+    assert fact_dates.resolve("I booked it. this Sat, at the test centre", wed)[1] == "2025-04-12"
+    assert fact_dates.resolve("we went to the pub on Sat", wed)[1] == "2025-04-05"
+    thu = datetime(2025, 9, 25, tzinfo=UTC)
+    assert fact_dates.resolve("now preparing for HK! 9 days more then I fly!!!", thu)[1] == "2025-10-04"
+    assert fact_dates.resolve("we stayed 2 more days then drove home", thu)[1] is None
+    assert fact_dates.resolve("I need 3 more days off", thu)[1] is None
+    # what reads to come holds its past ("Shazia's booked us in" is has booked, for a day to come)
+    assert fact_dates.resolve("Shazia's booked us both in for hijama this Saturday at the clinic", tue)[1] == "2025-04-12"
+    # Urdu "kal": yesterday or tomorrow as what follows it goes; capitalised before a verb it is someone
+    assert fact_dates.resolve("Kal we all went to Rukhsana baji's for iftar", datetime(2025, 3, 19, tzinfo=UTC))[1] == "2025-03-18"
+    assert fact_dates.resolve("kal I have my interview", datetime(2025, 3, 19, tzinfo=UTC))[1] == "2025-03-20"
+    assert fact_dates.resolve("Kal said he would come", datetime(2025, 3, 19, tzinfo=UTC))[1] is None
+    # a weekday opening a sentence before the way back
+    assert fact_dates.resolve("Sunday coming back from me mam's, on the motorway, it started jerking", datetime(2025, 5, 28, tzinfo=UTC))[1] == "2025-05-25"
+    # Korean as voice typing splits it
+    aug = datetime(2025, 8, 27, tzinfo=UTC)
+    assert fact_dates.resolve("나 할아버지 됐어 그저 께 새벽에 지영이가 딸 낳았어", aug)[1] == "2025-08-25"
+    assert fact_dates.resolve("혈압 약이 다 떨어져서 다음 주화 요일에 병언 가야 혀", aug)[1] == "2025-09-02"
+    # what one is, in one word, is news of their life
+    assert [c.statement for c in extract("I'm anaemic.", tue)] == ["They're anaemic (said 8 April 2025)"]
+    assert extract("I'm tired.", tue) == []
+    # a name the question makes theirs ("your Corolla", "the same Boots") does not make the answer someone else's
+    mar = datetime(2025, 3, 2, tzinfo=UTC)
+    assert extract("ya same one, Boots at the Oracle", mar, "Still at the same Boots?") != []
+    assert extract("ya still running, the clutch is fine now", mar, "How's your Corolla?") != []
+    assert extract("ya still running, the clutch is fine now", mar, "How's Kevin's Corolla?") == []

@@ -136,7 +136,7 @@ _EN = re.compile(
     r"\b(?:" + _EN_NTH + _EN_DOM + r"(?P<dby>(?:the )?day before yesterday|(?-i:juzi))"
     r"|(?P<after>(?:the )?day after (?:" + _TOMORROW + r")|(?-i:kesho\s+kutwa))"
     # (and in Swahili, as Kenyan and Tanzanian English text it, small: jana, juzi, kesho; not the name Jana)
-    r"|(?P<yesterday>yesterday|yday|yesturday|yesterdy|yestday|ystday|yesteday|last night|last nite|(?-i:jana))"
+    r"|(?P<yesterday>yesterday|yday|yesturday|yesterdy|yestday|ystday|yesteday|last night|last nite|(?-i:jana|ytd))"  # (not "YTD", the year so far)
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
     # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
@@ -151,7 +151,10 @@ _EN = re.compile(
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
     r"|(?P<today>today|tonight|tonite|2nite|2night|this (?:morning|afternoon|evening|arvo))"
     r"|(?P<tomorrow>" + _TOMORROW + r"|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
-    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
+    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?:more\s+)?(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
+    # ... and counted down ("9 days more then I fly", "3 more weeks till the wedding"): as many ahead
+    r"|(?<!\bfor\s)(?P<more_n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+(?P<more_unit>" + _UNIT + r")s?|(?P<more_unit2>"
+    + _UNIT + r")s?\s+more)(?=\s+(?:then|till|til|until|b4|before|to go)\b)"
     # "next May", "last september": the nearest such month after (before) the one it was said in
     # (not "the next may be harder")
     r"|(?<!the\s)(?P<mrel>last|next)\s+(?P<mname>" + "|".join(_MONTHS) + r")(?!\s+\d)"
@@ -280,6 +283,10 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         if _COUNTS_BACK.search(m.string, 0, m.start()):
             return None  # (the span it counts back over: "lowest in 10 year", "first time in 3 years")
         return _offset(said, *_counted(m["in_n"], m["in_unit"], 1))
+    if m["more_n"]:
+        if _past_at(m.string, _clause(m.string, m.start(), m.end())[0], m.start()):
+            return None  # (how long it went on: "we stayed 2 more days then drove home")
+        return _offset(said, *_counted(m["more_n"], m["more_unit"] or m["more_unit2"], 1))
     if m["mname"]:
         month = month_number(m["mname"])
         year = said.year + (1 if m["mrel"].lower() == "next" and month <= said.month else
@@ -537,14 +544,15 @@ _EN_PARTIAL = re.compile(
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b)|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!")
+    r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b|\s+(?:coming|going|driving|flying|walking|getting)\s+(?:back|home)\b)"
+    r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's")
     r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
     r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
-    r"|\b[Oo]n\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
+    r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
     r"(?=[,.!?;:]|\s*$|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but)\b)"
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
@@ -671,21 +679,26 @@ _DROPPED_BE = re.compile(r"\b(?:i|we|they|he|she|u|you|yall|y'all)\s+(?:still\s+
                          r"sting|swing|cling|fling|sling|ceiling|building|sibling|pudding|darling)\b)[a-z]{2,}ing\b", re.IGNORECASE)
 
 
-def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None) -> bool | None:
+def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None, coming: bool = False) -> bool | None:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
     "theyre eight on the 2nd of may"), else the way the date before it in the text went
     (``earlier``: "start june 3rd... wait no june 10th"), else the tense of the whole text, else
     of the question it answers (``asked``: "the babies came?" - "On Friday!"); None when nothing
-    has a tense and the day stands alone ("5 August." opening the news)."""
+    has a tense and the day stands alone ("5 August." opening the news). ``coming``: a day that is
+    to come unless its own clause says otherwise ("I booked the test!! this Sat, at the centre")."""
     lo, hi = _clause(text, start, end)
-    marks = sorted([*((m.start(), False) for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _PRESENT_EN)
-                      for m in ahead.finditer(text, lo, hi)),
-                    *((i, True) for i in _past_at(text, lo, hi))], key=lambda mark: (mark[0], not mark[1]))
+    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)]
+    # (a past inside what reads to come is part of it, "Shazia's booked us in"; and not the day itself, "this Sat")
+    marks = sorted([*((a, False) for a, _ in to_come),
+                    *((i, True) for i in _past_at(text, lo, hi) if not start <= i < end and not any(a <= i < b for a, b in to_come))],
+                   key=lambda mark: (mark[0], not mark[1]))
     # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
     ahead = [past for i, past in marks if i < start]
     if ahead or marks:
         return ahead[-1] if ahead else marks[0][1]
+    if coming:
+        return False
     if earlier is not None:
         return earlier
     told = next((t for t in (text, asked) if t and (_FUTURE_EN.search(t) or _PRESENT_EN.search(t) or _past_at(t))), None)
@@ -1035,7 +1048,8 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 or _UNREALISED.search(text, 0, m.start()) is not None)
             alone = korean and not _KO_LEFT.sub("", text[: m.start()] + text[m.end():]).strip()  # ("5월 말에", "목요일에")
             past = since or (not moved and (None if alone else (_ko_clause_past if m["km"] or m["kh"] or m["kl"] else _ko_past_at)(text, m.end()) if korean else _tense_at(
-                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked)))
+                text, m.start(), m.end(), None if earlier is None else earlier.when < said.isoformat(), asked,
+                coming=text[m.start():m.start() + 5].lower() == "this ")))
             if not korean and m["hol"]:
                 rel = (m["hrel"] or "").strip().lower()
                 clause = text[slice(*_clause(text, m.start(), m.end()))]
@@ -1229,7 +1243,15 @@ def dialect_days(text: str) -> str:
     text = _hanja_dates(text)
     for spelt, day in _DIALECT_DAYS:
         text = spelt.sub(functools.partial(_as_written, day), text)
+    text = _KAL.sub(lambda m: _as_written("yesterday" if tells_a_past(m[1]) else "tomorrow", m), text)
     return _NOT_THIS_ONE_AFTER.sub(r"\1 after next", text)
+
+
+# Urdu and Hindi "kal", as British Asians and Indians text it: yesterday or tomorrow, as the tense of what
+# follows it says ("Kal we all went to Rukhsana baji's", "kal I'm off to Leeds"; capitalised, only before
+# whom it tells of: "Kal said he'd come" is someone).
+_KAL = re.compile(r"\b(?<!-)(?:kal|KAL|Kal(?=\s+(?i:i|i'm|im|we|me|main|hum|my|our|the|u|you|he|she|they|it|ammi|abbu)\b))\b(?!-)"
+                  r"(?=\s+([^.!?\n]+))")
 
 
 def _as_written(day: str, m: re.Match[str]) -> str:
@@ -1246,14 +1268,18 @@ _KO_OFFICE = [(re.compile(spelt), plain) for spelt, plain in (
     (r"(?<![가-힣])(?:차주|익주|내주)" + _KO_WEEKDAY_NEXT, "다음 주"), (r"(?<![가-힣])전주" + _KO_WEEKDAY_NEXT, "지난주"),
     (r"(?<![가-힣])금주" + _KO_WEEKDAY_NEXT, "이번 주"), (r"(?<![가-힣])(?:익월|차월)", "다음 달"), (r"(?<![가-힣])전월", "지난달"),
     (r"(?<![가-힣])(?:금월|당월)", "이번 달"))]
+# ... and as voice typing splits them ("그저 께", "엊그 제", "다음 주화 요일", "목 요일")
+_KO_DICTATED = [(re.compile(spelt), plain) for spelt, plain in (
+    (r"(?<![가-힣])그저\s+께", "그저께"), (r"(?<![가-힣])엊\s*그\s+제|(?<![가-힣])엊\s+그제", "엊그제"),
+    (r"(?<=주)([월화수목금토일])\s+요일", r" \1요일"), (r"(?<![가-힣])([월화수목금토일])\s+요일", r"\1요일"))]
 
 
 def ko_spoken_dates(text: str) -> str:
     """``text`` with Korean months and days said in words written in figures (``_KO_SPOKEN_DAY``), and
-    the days offices write (``_KO_OFFICE``) as chat says them."""
+    the days offices write (``_KO_OFFICE``) and voice typing splits (``_KO_DICTATED``) as chat says them."""
     if not re.search(r"[가-힣]", text):
         return text
-    for spelt, plain in _KO_OFFICE:
+    for spelt, plain in (*_KO_OFFICE, *_KO_DICTATED):
         text = spelt.sub(plain, text)
     text = _KO_SPOKEN_DAY.sub(_spoken_day, text)
     return _KO_SPOKEN_MONTH.sub(lambda m: f"{10 if m[1] == '시' else 11 if m[1] == '십일' else 12 if m[1] == '십이' else _KO_SINO[m[1]]}월", text)

@@ -982,7 +982,12 @@ def _names_another(question: str, theirs: frozenset[str]) -> bool:
     return any(m.group(0) not in CALENDAR_WORDS and re.sub(r"['\u2019]s$", "", m.group(0)).casefold() not in theirs  # ("How's Ethan's soccer?")
                and not _KIN_NAME.match(m.group(0))
                and not _KIND_OF_THING.match(question, m.start())  # ("How's Mam?": their mother, as "your mam" is)
+               and not _THEIR_NAMED.search(question, 0, m.start())
                for m in _NAMED_THING.finditer(question))
+
+
+# ... nor a name the question makes theirs ("How's your Corolla?", "Still at the same Boots?")
+_THEIR_NAMED = re.compile(r"\b(?i:your|ur|the\s+same)\s+(?:[A-Z][\w'-]*\s+)*$")
 
 
 # ... but an abbreviation naming a kind of thing is no name ("What's the TA job?", "How did your MRI go?").
@@ -1516,6 +1521,14 @@ _KO_DOES = re.compile(r"(?<![가-힣\d])(?!(?:수고|고생|연락|얘기|이야
                       r"[가-힣]{2,}" + _KO_COPULA + r"[.!~^ㅎㅋㅠㅜ\s]*$")
 
 
+# What one is, for good or for a long while, in one word ("I'm anaemic", "im pregnant", "I am retired"):
+# news of their life however short.
+_STATE_OF_LIFE = re.compile(r"\b(?:I['\u2019]?m|I\s+am)\s+(?:now\s+|officially\s+|finally\s+|still\s+)?(?:pre-?)?"
+                            r"(?:pregnant|an(?:a)?emic|diabetic|engaged|married|divorced|separated|widowed|retired|redundant"
+                            r"|unemployed|vegan|vegetarian|sober|co?eliac|asthmatic|epileptic|deaf|dyslexic|autistic|menopausal)\b",
+                            re.IGNORECASE)
+
+
 def _carries(content: list[str], when: str | None, sentence: str, covered: set[str], alone: bool = False,
              first: bool = False) -> bool:
     """Whether a sentence's content words are worth a fact of their own: three words that carry
@@ -1527,7 +1540,7 @@ def _carries(content: list[str], when: str | None, sentence: str, covered: set[s
     word, 음식을: a slot's 음식 covers it)."""
     # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다", or
     # when it is what is done on that day, "담주 화요일 위내시경 해요")
-    needed = (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) or _KO_DOES.search(sentence)
+    needed = 1 if _STATE_OF_LIFE.search(sentence) else (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) or _KO_DOES.search(sentence)
               else 2) if when else (
         2 if _I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3)
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
