@@ -2800,3 +2800,14 @@ def test_rounds_78_79_texted_days_a_countdown_kal_voice_typing_and_a_state_of_li
     assert extract("ya same one, Boots at the Oracle", mar, "Still at the same Boots?") != []
     assert extract("ya still running, the clutch is fine now", mar, "How's your Corolla?") != []
     assert extract("ya still running, the clutch is fine now", mar, "How's Kevin's Corolla?") == []
+
+
+def test_round_79_salaam_to_their_people_and_praise_of_their_pet_are_theirs():
+    # salaam sent to the other party's people is a message for them, "Khuda hafiz" a goodbye
+    sep = datetime(2025, 9, 4, tzinfo=UTC)
+    told = extract("I'm going to sleep now, thak gayi hoon. Khuda hafiz, salaam to Kamran bhai and the kids", sep)
+    assert not any("Kamran" in c.statement for c in told)
+    # praise of what the other party told ("콩이 장하다", "기특하네") is a reaction, not 저장해 (save)
+    feb = datetime(2026, 2, 3, tzinfo=UTC)
+    assert not any("장하다" in c.statement for c in extract("오 콩이 장하다 ㅋㅋ 간식 다시 주지 마", feb, "콩이가 오늘 간식 안 먹고 참았다"))
+    assert [c.statement for c in extract("어제 원고 파일 다 저장해 놨어", feb)] == ["2026년 2월 2일 원고 파일 다 저장해 놨어"]

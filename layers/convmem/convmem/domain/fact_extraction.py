@@ -205,6 +205,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           r"|^\s*(?:(?:아|휴|와|오|진짜|정말|참|넘|너무)\s*)*다행(?:이다|이네|이네요|이에요|이야|임|입니다)"
                           # praise in any form ("귀엽더라", "멋져요", "부러워요")
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러(?:워|웠|운|움)|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
+                          r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
                           r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
                           # a likeness ("웰시코기 엉덩이는 언제 봐도 복숭아 같아요"), not a guess (~ㄴ 것 같아요)
@@ -475,7 +476,7 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|off|apart|myself|ourselves)\b)[a-z]{3,}\b(?=\s+(?:his|her|their|i|we|im|hi|hello|congrats|thanks|happy"
                     r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+hi)\b"
                     # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
-                    r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
+                    r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
@@ -522,7 +523,7 @@ def _news_lead_only(sentence: str) -> bool:
 # "hi Mina"): it tells nothing, and the name is the listener's. (Not "night" or "morning": "night
 # shift", "morning swim" are things they do.)
 _TO_SOMEONE = r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*"
-_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello"
+_SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello|(?:khuda|allah) hafiz"
                        r"|고마워요?|고맙습니다|감사합니다|감사해요|미안해요?|죄송해요|죄송합니다|안녕)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 _GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)(?:" + _TO_SOMEONE + r"|[\s!.]*)", re.IGNORECASE)  # (its name may be gone: _without_called)
