@@ -2811,3 +2811,11 @@ def test_round_79_salaam_to_their_people_and_praise_of_their_pet_are_theirs():
     feb = datetime(2026, 2, 3, tzinfo=UTC)
     assert not any("장하다" in c.statement for c in extract("오 콩이 장하다 ㅋㅋ 간식 다시 주지 마", feb, "콩이가 오늘 간식 안 먹고 참았다"))
     assert [c.statement for c in extract("어제 원고 파일 다 저장해 놨어", feb)] == ["2026년 2월 2일 원고 파일 다 저장해 놨어"]
+
+
+def test_round_76_a_likeness_after_like_or_than_is_no_opinion():
+    # "not a slipped disc like I thought", "harder than they thought": what was, not a view of what was told
+    jun = datetime(2025, 6, 12, tzinfo=UTC)
+    assert [c.statement for c in extract("she says it's sciatica, not a slipped disc like I thought", jun, "How's the back?")] == [
+        "Asked how's the back: She says it's sciatica, not a slipped disc like they thought (said 12 June 2025)"]
+    assert extract("I thought she looked lovely", jun) == []

@@ -508,6 +508,8 @@ def _opinion_only(sentence: str) -> bool:
     if opinion is None or _OWN.search(sentence) or len(_SUBJECT_I.findall(sentence)) >= 2:
         return False
     head = sentence[:opinion.start()]
+    if re.search(r"\b(?:like|as|than)\s+$", head, re.IGNORECASE) and len(head.split()) > 3:
+        return False  # (a likeness, "not a slipped disc like I thought", "worse than I thought": what was, not a view)
     return not (re.search(r"[,;]\s*$", head) and len(head.split()) > 4 and fact_dates.tells_a_past(head))
 
 
