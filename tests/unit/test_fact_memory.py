@@ -2819,3 +2819,12 @@ def test_round_76_a_likeness_after_like_or_than_is_no_opinion():
     assert [c.statement for c in extract("she says it's sciatica, not a slipped disc like I thought", jun, "How's the back?")] == [
         "Asked how's the back: She says it's sciatica, not a slipped disc like they thought (said 12 June 2025)"]
     assert extract("I thought she looked lovely", jun) == []
+
+
+def test_round_80_a_weekday_before_the_way_home_and_a_pet_saying_hi_to_theirs():
+    sat = datetime(2025, 4, 12, tzinfo=UTC)
+    assert fact_dates.resolve("the Buick DIED. Wednesday on the way home from the Giant Eagle, it just would not go into gear", sat)[1] == "2025-04-09"
+    assert fact_dates.resolve("Wednesday on my way to work I will stop by", sat)[1] == "2025-04-16"
+    # one of theirs greeting one of the other party's is a message for them
+    told = extract("Anyways I gotta go, my wrist is throbbing and Wheel is on. Peanut says hi to Duchess. Love Dolly", sat)
+    assert not any("Duchess" in c.statement for c in told) and any("wrist" in c.statement for c in told)

@@ -544,8 +544,9 @@ _EN_PARTIAL = re.compile(
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
     r"|(?:^|(?<=[.!?]\s))(?:(?:[Ww]ell|[Ss]o|[Tt]hen|[Aa]nd|[Bb]ut)\s+)?(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b|\s+(?:coming|going|driving|flying|walking|getting)\s+(?:back|home)\b)"
-    r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's")
+    r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b|\s+(?:coming|going|driving|flying|walking|getting)\s+(?:back|home)\b"
+    r"|\s+on\s+(?:the|my|our|his|her|their)\s+way\b)"
+    r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's", "Wednesday on the way home")
     r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")

@@ -477,7 +477,9 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+hi)\b"
                     # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
                     r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
-                    r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+)")
+                    r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+"
+                    # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
+                    r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
