@@ -2828,3 +2828,11 @@ def test_round_80_a_weekday_before_the_way_home_and_a_pet_saying_hi_to_theirs():
     # one of theirs greeting one of the other party's is a message for them
     told = extract("Anyways I gotta go, my wrist is throbbing and Wheel is on. Peanut says hi to Duchess. Love Dolly", sat)
     assert not any("Duchess" in c.statement for c in told) and any("wrist" in c.statement for c in told)
+
+
+def test_round_75_a_korean_name_asked_after_is_theirs():
+    # "민호는 요즘 출장 안 가니?": the name opening the question as its topic is one of the visitor's people
+    may = datetime(2025, 5, 10, tzinfo=UTC)
+    assert [c.statement for c in extract("민호 씨는 결과 듣고 저보다 더 좋아했어요ㅎㅎ", may, "민호는 뭐래?")] == [
+        "민호는 뭐래? 민호 씨는 결과 듣고 저보다 더 좋아했어요ㅎㅎ (2025-05-10에 말함)"]
+    assert extract("민호 씨는 결과 듣고 저보다 더 좋아했어요ㅎㅎ", may, "우리 민호는 요즘 바빠?") == []
