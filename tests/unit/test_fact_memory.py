@@ -2836,3 +2836,18 @@ def test_round_75_a_korean_name_asked_after_is_theirs():
     assert [c.statement for c in extract("민호 씨는 결과 듣고 저보다 더 좋아했어요ㅎㅎ", may, "민호는 뭐래?")] == [
         "민호는 뭐래? 민호 씨는 결과 듣고 저보다 더 좋아했어요ㅎㅎ (2025-05-10에 말함)"]
     assert extract("민호 씨는 결과 듣고 저보다 더 좋아했어요ㅎㅎ", may, "우리 민호는 요즘 바빠?") == []
+
+
+def test_rounds_81_82_more_irregular_pasts_from_before_two_days_geulpi_and_kisses_for_everybody():
+    fri = datetime(2025, 5, 2, tzinfo=UTC)
+    # "laid", "lent", "stole", "understood": pasts, so the Monday is the one gone by
+    assert fact_dates.resolve("we are on strike! we laid down tools on Monday. the whole health centre", fri)[1] == "2025-04-28"
+    assert fact_dates.resolve("I lent him the car on Monday", fri)[1] == "2025-04-28"
+    # Romanian English "from before two days" is two days ago; "before two weeks" alone stays unread
+    thu = datetime(2025, 6, 12, tzinfo=UTC)
+    assert fact_dates.resolve("Dacia Sandero 2018, grey. Is mine from before two days!!", thu)[1] == "2025-06-10"
+    assert fact_dates.resolve("we cannot start before two weeks", thu)[1] is None
+    # 글피: the day after 모레
+    assert fact_dates.resolve("글피 경로당서 마을잔치를 한다", datetime(2025, 8, 10, tzinfo=UTC))[1] == "2025-08-13"
+    # kisses for everybody there are a message for them
+    assert extract("Pa pa, kiss everybody, and Bruno too", datetime(2025, 8, 26, tzinfo=UTC)) == []

@@ -151,6 +151,8 @@ _EN = re.compile(
     r"(?!\s+(?:\d|ago|later|before|after|of|in|out)\b)"
     r"|(?P<today>today|tonight|tonite|2nite|2night|this (?:morning|afternoon|evening|arvo))"
     r"|(?P<tomorrow>" + _TOMORROW + r"|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
+    # ... and as Romanian, Italian and Indian English say "ago": "from before two days", "I came before 3 weeks"
+    r"|(?<=\bfrom\s)before\s+(?P<before_n>" + _N + r")\s+(?P<before_unit>" + _UNIT + r")s?\b"
     r"|\bin\s+(?P<in_n>" + _N + r")\s+(?:more\s+)?(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
     # ... and counted down ("9 days more then I fly", "3 more weeks till the wedding"): as many ahead
     r"|(?<!\bfor\s)(?P<more_n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+(?P<more_unit>" + _UNIT + r")s?|(?P<more_unit2>"
@@ -187,7 +189,7 @@ _EN = re.compile(
 _KO_REL = r"다다음|다음\s*다음|지지난|지난\s*지난|지난|다음|이번|(?<![가-힣])다?담(?=\s*(?:주|달))|저번|(?<![가-힣])이(?=달)"
 # (not 내일 that names a programme for young people's tomorrow: 내일배움카드, 청년내일채움공제, 장병내일준비적금)
 _KO = re.compile(
-    _KO_NTH + r"(?P<dbb>그끄저께|그끄제)|(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일(?!배움|채움|준비적금))|(?P<after>(?:낼\s*)?모레)"
+    _KO_NTH + r"(?P<dbb>그끄저께|그끄제)|(?P<dby>그저께|(?<!엊)그제)|(?P<yesterday>어제|어젯밤)|(?P<today>오늘)|(?P<tomorrow>내일(?!배움|채움|준비적금))|(?P<after>(?:낼\s*)?모레)|(?P<after3>(?<![가-힣])글피)"
     # "2주 뒤 토요일": that weekday of the week so many weeks on (or back), not the day 14 days on
     r"|(?P<wn>\d+|한|두|세|네|다섯)\s*주\s*(?P<wago>전|뒤|후)\s*(?P<wnday>" + "|".join(_KO_WEEKDAY_FORMS) + r")"
     # "3일 전", "두 달 뒤", "보름 후", "이틀 전에": a count of days, weeks, months or years before or after
@@ -277,8 +279,8 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _day(said)
     if m["tomorrow"]:
         return _day(said + timedelta(days=1))
-    if m["unit"]:
-        return _offset(said, *_counted(m["n"], m["unit"], -1))
+    if m["unit"] or m["before_unit"]:
+        return _offset(said, *_counted(m["n"] or m["before_n"], m["unit"] or m["before_unit"], -1))
     if m["in_unit"]:  # "moving in 2 wks": ahead of when it was said
         if _COUNTS_BACK.search(m.string, 0, m.start()):
             return None  # (the span it counts back over: "lowest in 10 year", "first time in 3 years")
@@ -395,6 +397,8 @@ def _resolve_ko_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         return _day(said + timedelta(days=1))
     if m["after"]:
         return _day(said + timedelta(days=2))
+    if m["after3"]:  # (글피: the day after 모레)
+        return _day(said + timedelta(days=3))
     if m["lastyear"] or m["nextyear"]:
         return _year(said, -1 if m["lastyear"] else 1)
     if m["lastmonth"] or m["nextmonth"]:
@@ -599,6 +603,7 @@ _PAST_EN = re.compile(
     r"sank|sprang|shrank|stung|crept|knelt|forgave|withdrew|overslept|mistook|arose|awoke|overtook|"
     # (and the British pasts in -t: "learnt to drive on saturday", "burnt my hand on monday")
     r"learnt|burnt|dreamt|spilt|leapt|spelt|smelt|"
+    r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
     r"[a-z]{2,}ed)\b(?!['\u2019]t)",  # (not "won't")
     re.IGNORECASE,
 )

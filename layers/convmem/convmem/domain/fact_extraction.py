@@ -477,6 +477,7 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+hi)\b"
                     # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
                     r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
+                    r"|(?i:kiss|hug)\s+(?i:everybody|everyone|all)\b"  # ("kiss everybody, and Bruno too")
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+"
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
