@@ -2852,3 +2852,23 @@ def test_rounds_81_82_more_irregular_pasts_from_before_two_days_geulpi_and_kisse
     assert fact_dates.resolve("글피 경로당서 마을잔치를 한다", datetime(2025, 8, 10, tzinfo=UTC))[1] == "2025-08-13"
     # kisses for everybody there are a message for them
     assert extract("Pa pa, kiss everybody, and Bruno too", datetime(2025, 8, 26, tzinfo=UTC)) == []
+
+
+def test_rounds_83_84_shetland_and_bajan_days():
+    def on(text, *said):
+        return fact_dates.resolve(text, datetime(*said, tzinfo=UTC))[1]
+    # Shetland: "da morn" (not "da morn eftir", the morning after; nor "up for da nicht", the night), "Tuesday
+    # first" (the coming one), "last ook", "a fortnight syne" (ago), "wis" (was), "no dis Tuesday but da next een"
+    assert on("hit's da ENG1 medical da morn in Lerwick", 2025, 3, 12) == "2025-03-13"
+    assert on("we got da first boat aff Toft da morn eftir", 2025, 2, 2) is None
+    assert on("Marion's cousin pat wis up for da nicht in Lerwick", 2025, 2, 2) is None
+    assert on("New skipper starts Tuesday first, a Robbie Tulloch fae Burra", 2025, 2, 2) == "2025-02-04"
+    assert on("I'll see you Tuesday first thing", 2025, 3, 12) == "2025-03-18"
+    assert on("Da nurse had it at 142 ower 88 last ook", 2025, 3, 12) == "2025-W10"
+    assert on("peats are cut. A fortnight syne, Lowrie an me an Ryan.", 2025, 5, 24) == "2025-05-10"
+    assert on("I phoned him three days syne", 2025, 3, 12) == "2025-03-09"
+    assert on("Da wedding wis Setterday. Grand day.", 2025, 8, 13) == "2025-08-09"
+    assert on("Marion's op is no dis Tuesday but da next een.", 2025, 4, 6) == "2025-04-15"
+    # Bajan: "Thursday gone" before a place, and with its night ("Wednesday night gone"), is the last one
+    assert on("I went by de eye doctor Thursday gone in Bridgetown.", 2025, 3, 3) == "2025-02-27"
+    assert on("De wave pass through Wednesday night gone. Wind and rain", 2025, 7, 19) == "2025-07-16"

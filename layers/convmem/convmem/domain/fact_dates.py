@@ -130,6 +130,8 @@ _EN_NTH = (r"(?:on\s+)?(?:the\s+)?(?P<nth>first|second|third|fourth|last)\s+(?P<
 _EN_DOM = r"(?:on\s+)?(?:the\s+)?(?P<dom>[12]?\d(?:st|nd|rd|th)|30th|31st|first|second|third)\s+of\s+(?P<dmonth>last month|next month|this month)|"
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
+# A part of a day after a weekday, as texting also writes it ("thursday mornin", "tuesday nite").
+_DAYPART = r"night|nite|mornin[g'\u2019]?|afternoon|evenin[g'\u2019]?|arvo"
 # Tomorrow as texting and spelling by ear write it ("tmrw", "2moro", "tommorow", Scouse "tomoz").
 _TOMORROW = r"tomorrow|tmrw|tmr|tmw|2mrw|2mor+o+w?|tom+or+o+w?|tomoz|2moz"
 _EN = re.compile(
@@ -173,13 +175,15 @@ _EN = re.compile(
     # "last Tuesday but one" (British): the one before the last
     r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
-    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:(?:just\s+)?gone\b(?!\s+(?:to|by|from|out|off|through|over|up|down|in|into|for)\b)"
+    # (and its night: "Thursday night gone"; not "gone in to work", but "gone in Bridgetown")
+    r"|(?P<gone>" + "|".join(_WEEKDAYS) + r")\s+(?:(?:(?:" + _DAYPART + r")\s+)?(?:just\s+)?gone\b"
+    r"(?!\s+(?:to|by|from|out|off|through|over|up|down|into|for)\b)(?!\s+in\b(?!\s+[A-Z]))"
     # ... and "Saturday last" (Appalachian, Irish, older British), not "Saturday last week" nor "Sunday last time"
     r"|last\b(?!\s+(?:week|wk|month|year|time|night|nite|of|one|minute|min|thing|bit|few|two|three|couple)\b)"
     # ... and Irish "Saturday there", the one just past ("got it Saturday there from a garage in Lisburn")
     r"|there\b(?!\s+(?:is|are|was|were|will|and)\b))"
     # ... and "Thursday coming", "this Wednesday coming" (Irish, Cajun, West African): the next one
-    r"|(?:(?:this|the)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+coming\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
+    r"|(?:(?:this|the|on)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+(?:coming|first(?=[\s,.!?;:]*$|[,.!?;:]|\s+(?!thing\b)))\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -509,8 +513,6 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
             r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)"
             r"(?!\s+(?i:in|on)\s+(?i:october|oct)\b)")  # (Canada's Thanksgiving, "for thanksgiving in october": not the American one)
-# A part of a day after a weekday, as texting also writes it ("thursday mornin", "tuesday nite").
-_DAYPART = r"night|nite|mornin[g'\u2019]?|afternoon|evenin[g'\u2019]?|arvo"
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
     # "prom is the 26th", "on the 14th": a day of this month or the next (the last), as the tense says
@@ -529,7 +531,7 @@ _EN_PARTIAL = re.compile(
     r"|(?P<lead>in|early|late|mid|mid-|since|until|by|starting)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
-    r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
+    r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bwis\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
     # ... and one that corrects the day said before it ("Sunday, no wait, Saturday")
     r"|(?<=\bwait,\s)|(?<=\bwait\s)|(?<=\bmean,\s)|(?<=\bmean\s)"
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
@@ -597,7 +599,7 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
 _PAST_EN = re.compile(
     # (and Hawai'i Pidgin's past, "wen" before the verb: "glenn wen call me", not "wen u coming", "when")
     r"\b(?:wen(?=\s+(?!(?:i|u|you|ya|we|he|she|they|it|r|is|are|da|the|my|your|ur|im)\b)[a-z])|was|were|had|did|went|got|ran|made|took|came|saw|met|gave|won|bought|found|left|began|told|felt|flew|"
-    r"drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
+    r"wis|drove|ate|wrote|sang|swam|spent|sold|thought|heard|kept|lost|paid|taught|caught|brought|held|woke|said|sat|slept|"
     r"fell|broke|born|became|chose|forgot|grew|knew|meant|rode|rang|sent|stood|stuck|threw|wore|fought|drew|drank|built|"
     r"spoke|blew|hid|hung|led|shook|slid|spun|struck|swore|swept|swung|tore|wept|froze|fled|dug|dealt|bled|sought|"
     r"sank|sprang|shrank|stung|crept|knelt|forgave|withdrew|overslept|mistook|arose|awoke|overtook|"
@@ -1182,8 +1184,13 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"sun(?:di|dy)", "sunday"), (r"t['\u2019]neet|toneet", "tonight"), (r"neet", "night"),
     # ... and as Scots and Doric say them: "the nicht" (tonight), "a fortnicht on Tuesday", "the morn" and
     # "the morn's morn" (tomorrow, and its morning; not "the morning")
-    (r"the\s+nicht", "tonight"), (r"nicht", "night"), (r"fortnicht", "fortnight"),
-    (r"the\s+morn['\u2019]s\s+morn", "tomorrow morning"), (r"the\s+morn(?!['\u2019]s)", "tomorrow"),
+    # (not "up for da nicht", the night; nor "da morn eftir", the morning after)
+    (r"(?<!for\s)(?:the|da)\s+nicht", "tonight"), (r"nicht", "night"), (r"fortnicht", "fortnight"),
+    (r"(?:the|da)\s+morn['\u2019]s\s+morn", "tomorrow morning"), (r"(?:the|da)\s+morn(?!['\u2019]s)(?!\s+(?:eftir|after)\b)", "tomorrow"),
+    # ... and as Shetland says the rest ("da morn", "last ook", "a fortnight syne": ago)
+    (r"(?<=\blast\s)ook|(?<=\bnext\s)ook|(?<=\bthis\s)ook|(?<=\bdis\s)ook|(?<=\ba\s)ook", "week"),
+    (r"a\s+fortnight\s+(?:ago|syne)", "two weeks ago"), (r"(?<=days\s)syne|(?<=weeks\s)syne|(?<=months\s)syne|(?<=years\s)syne"
+                                                          r"|(?<=day\s)syne|(?<=week\s)syne|(?<=month\s)syne|(?<=year\s)syne", "ago"),
     (r"shabb[ao]s|shabbat", "saturday"),  # (the Jewish sabbath, by its day: "the Shabbos after next")
     # ... and "this", "next" and "last" as Hawai'i Pidgin and Caribbean English write them before a time ("dis past
     # saturday", "nex week", "las sunday")
@@ -1237,9 +1244,10 @@ def _hanja_dates(text: str) -> str:
     return _HANJA_WEEKDAY.sub(lambda m: (m[1] or "") + "월화수목금토일"["月火水木金土日".index(m[2] or m[3])] + "요일", text)
 
 
-# "not this friday the one after", "not this monday, the one after": the weekday after next.
-_NOT_THIS_ONE_AFTER = re.compile(r"\bnot\s+(?:this|on)\s+(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\b[\s,.;:-]*"
-                                 r"(?:but\s+)?the\s+one\s+after\b(?!\s+(?:that|next)\b)", re.IGNORECASE)
+# "not this friday the one after", "not this monday, the one after", Shetland "no dis Tuesday but da next
+# een": the weekday after next.
+_NOT_THIS_ONE_AFTER = re.compile(r"\b(?:not|no)\s+(?:this|on)\s+(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\b[\s,.;:-]*"
+                                 r"(?:but\s+)?(?:the|da)\s+(?:(?:one|een)\s+after|next\s+(?:one|een))\b(?!\s+(?:that|next)\b)", re.IGNORECASE)
 
 
 def dialect_days(text: str) -> str:
