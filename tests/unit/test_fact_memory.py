@@ -2872,3 +2872,13 @@ def test_rounds_83_84_shetland_and_bajan_days():
     # Bajan: "Thursday gone" before a place, and with its night ("Wednesday night gone"), is the last one
     assert on("I went by de eye doctor Thursday gone in Bridgetown.", 2025, 3, 3) == "2025-02-27"
     assert on("De wave pass through Wednesday night gone. Wind and rain", 2025, 7, 19) == "2025-07-16"
+
+
+def test_round_86_norfolk_yisterday_and_a_trip_going_in_a_month_after_a_booking():
+    mar = datetime(2025, 3, 3, tzinfo=UTC)
+    assert fact_dates.resolve("I done my guard's assessment yisterday", mar)[1] == "2025-03-02"
+    # a clause of its own that says when they go is still to come, though the booking is done
+    assert fact_dates.resolve("we booked that coach trip to Scotland, goin' in September", mar)[1] == "2025-09"
+    assert fact_dates.resolve("we booked that coach trip to Scotland, going in September", mar)[1] == "2025-09"
+    assert fact_dates.resolve("we went to Scotland in September", mar)[1] == "2024-09"
+    assert fact_dates.resolve("we were going in May but cancelled", mar)[1] is None

@@ -138,7 +138,7 @@ _EN = re.compile(
     r"\b(?:" + _EN_NTH + _EN_DOM + r"(?P<dby>(?:the )?day before yesterday|(?-i:juzi))"
     r"|(?P<after>(?:the )?day after (?:" + _TOMORROW + r")|(?-i:kesho\s+kutwa))"
     # (and in Swahili, as Kenyan and Tanzanian English text it, small: jana, juzi, kesho; not the name Jana)
-    r"|(?P<yesterday>yesterday|yday|yesturday|yesterdy|yestday|ystday|yesteday|last night|last nite|(?-i:jana|ytd))"  # (not "YTD", the year so far)
+    r"|(?P<yesterday>yesterday|yday|yesturday|yesterdy|yestday|ystday|yesteday|yisterday|yistiddy|yestiddy|last night|last nite|(?-i:jana|ytd))"  # (not "YTD", the year so far)
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
     # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
@@ -618,6 +618,8 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot
                         r"|turns|opens|leaves|arrives|graduates|retires|flies|lands|departs|finishes|closes"
                         # ... or by what is booked: "Booked her on Emirates, landing in Auckland the 18th of December"
                         r"|(?<!was )(?<!were )(?:landing|arriving|departing)"
+                        # ... or leaving, as a clause of its own says it ("booked the coach trip, goin' in September")
+                        r"|(?<!was )(?<!were )(?<!wasn't )(?<=,\s)(?:going|goin|leaving|leavin|flying|flyin|off)(?=['\u2019]?\s+(?:in|on|at|next|this)\b)"
                         # "got a GP appointment on thursday": one held, still to come (spelt by ear too, "got a apointment")
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:ap+oi?nt?ment|appt|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
