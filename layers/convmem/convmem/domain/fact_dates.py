@@ -619,7 +619,7 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot
                         # ... or by what is booked: "Booked her on Emirates, landing in Auckland the 18th of December"
                         r"|(?<!was )(?<!were )(?:landing|arriving|departing)"
                         # ... or leaving, as a clause of its own says it ("booked the coach trip, goin' in September")
-                        r"|(?<!was )(?<!were )(?<!wasn't )(?<=,\s)(?:going|goin|leaving|leavin|flying|flyin|off)(?=['\u2019]?\s+(?:in|on|at|next|this)\b)"
+                        r"|(?<=,\s)(?:going|goin|leaving|leavin|flying|flyin|off)(?=['\u2019]?\s+(?:in|on|at|next|this)\b)"
                         # "got a GP appointment on thursday": one held, still to come (spelt by ear too, "got a apointment")
                         r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:ap+oi?nt?ment|appt|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)

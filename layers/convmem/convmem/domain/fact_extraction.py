@@ -1546,9 +1546,12 @@ def _carries(content: list[str], when: str | None, sentence: str, covered: set[s
     word, 음식을: a slot's 음식 covers it)."""
     # (Korean names have no capitals: one word is enough when it says 나 or 저, "나 내일부터 휴가다", or
     # when it is what is done on that day, "담주 화요일 위내시경 해요")
-    needed = 1 if _STATE_OF_LIFE.search(sentence) else (1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) or _KO_DOES.search(sentence)
-              else 2) if when else (
-        2 if _I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3)
+    if _STATE_OF_LIFE.search(sentence):
+        needed = 1  # ("I'm anaemic": what they are, however short)
+    elif when:
+        needed = 1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) or _KO_DOES.search(sentence) else 2
+    else:
+        needed = 2 if _I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
 
