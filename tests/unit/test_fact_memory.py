@@ -2882,3 +2882,60 @@ def test_round_86_norfolk_yisterday_and_a_trip_going_in_a_month_after_a_booking(
     assert fact_dates.resolve("we booked that coach trip to Scotland, going in September", mar)[1] == "2025-09"
     assert fact_dates.resolve("we went to Scotland in September", mar)[1] == "2024-09"
     assert fact_dates.resolve("we were going in May but cancelled", mar)[1] is None
+
+
+def test_rounds_87_88_new_years_a_possessive_abbreviation_a_breed_and_the_answer_after_a_word():
+    dec = datetime(2024, 12, 20, tzinfo=UTC)
+    # "new years" said for the day, as "new year's day" is; not the resolution named for it
+    assert fact_dates.resolve("the op is the thursday after new years", dec)[1] == "2025-01-02"
+    assert fact_dates.resolve("we had a quiet new years at home", datetime(2025, 1, 3, tzinfo=UTC))[1] == "2025-01-01"
+    assert fact_dates.resolve("my new years resolution is to run more", dec)[1] is None
+    # an abbreviation after whose it is names a kind of thing, not someone else's name
+    assert asked_of_them("How did Priya's MRI go?", frozenset({"priya"})) == "how did Priya's MRI go"
+    assert asked_of_them("How did Priya's MRI go?", frozenset()) is None  # (Priya is not one of theirs)
+    # a pet by its breed is a pet
+    told = extract("our collie Bess had five pups last night", dec)
+    assert any(c.key == "pet.bess" for c in told)
+    assert not any(c.key.startswith("pet.") for c in extract("my lab partner Sam failed the quiz", dec))
+    # a one-word answer: what follows it goes on answering
+    told = extract("Relief!! Scan was clear, no more checks till spring.", dec, "How was the follow-up?")
+    assert [c.statement for c in told] == [
+        "Asked how was the follow-up: Relief. Scan was clear, no more checks till spring (said 20 December 2024)"]
+    # ... not what turns to the other party
+    told = extract("Fine! Your garden looks amazing in the photos btw", dec, "How was the hearing test?")
+    assert not any("garden" in c.statement for c in told)
+    # "How did it go?" asks how what was just told went; "How's it going?" is a greeting
+    told = extract("Went well. Panel loved the portfolio, second round next week", dec, "Big interview today right? How did it go?")
+    assert told and told[0].statement.startswith("Asked how did it go: Went well. Panel loved the portfolio")
+    assert asked_of_them("Hey you! How's it going?") is None
+
+
+def test_rounds_89_90_parso_the_monday_after_and_what_their_doctor_said():
+    may = datetime(2025, 5, 11, tzinfo=UTC)  # a Sunday
+    # Punjabi "parso", two days off: as its clause says, else as the news just before it
+    assert fact_dates.resolve(fact_dates.dialect_days("Big news, Aman passed his test!!! Parso only!"), may)[1] == "2025-05-09"
+    assert fact_dates.resolve(fact_dates.dialect_days("parso we are driving to Kamloops"), may)[1] == "2025-05-13"
+    assert fact_dates.resolve(fact_dates.dialect_days("Shop got broken into. Parso night, around 2"), may)[1] == "2025-05-09"
+    assert fact_dates.dialect_days("parso") == "parso"  # (nothing says which way)
+    assert fact_dates.dialect_days("the parso came round") == "the parso came round"
+    # "not this Monday coming but the Monday after"
+    assert fact_dates.resolve(fact_dates.dialect_days("booked the scan, not this Friday coming but the Friday after"), may)[1] == "2025-05-23"
+    # what their doctor or tradesman made of what they just told joins it
+    told = extract("Scan results came Friday. No fracture! Dr. Sandhu said it's a bad sprain only.", may, None)
+    assert [c.statement for c in told] == ["Scan results came on Friday 9 May 2025. No fracture. Dr. Sandhu said it's a bad sprain only"]
+    told = extract("Our van makes a grinding noise when braking. Mechanic reckons the pads are gone.", may)
+    assert len(told) == 1 and "pads are gone" in told[0].statement
+    # ... but not alone, with nothing of theirs before it
+    assert extract("Dr. Sandhu said it's a bad sprain only.", may, "lol same here") == []
+
+
+def test_rounds_87_90_word_sent_to_their_people_is_no_fact():
+    may = datetime(2025, 5, 11, tzinfo=UTC)
+    assert extract("Say hello to Liam from us", may) == []
+    told = extract("I open the shop at 9 but wake up at 6 🤣 tell Gurpreet come visit me", may)
+    assert told and not any("Gurpreet" in c.statement for c in told)
+    told = extract("I'm thinking of a green kitchen actually, don't tell Dennis", may)
+    assert told and not any("Dennis" in c.statement for c in told)
+    # (not what they keep from someone in a clause that goes on: "don't tell Annelie but ...")
+    told = extract("Don't tell Annelie but I'm secretly hoping for the backup", may)
+    assert told

@@ -460,7 +460,9 @@ _NOT_AFTER = "(?<!" + ")(?<!".join(rf"\b{v}\s" for w in _NOT_BEFORE_BARE_DAY for
 # Holidays by name: a day of the year (Easter's moves), past or coming as the tense decides.
 _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "xmas": (12, 25),
              "boxing day": (12, 26), "new year's eve": (12, 31), "new years eve": (12, 31), "hogmanay": (12, 31),
-             "new year's day": (1, 1), "new years day": (1, 1), "valentine's day": (2, 14), "valentines day": (2, 14),
+             "new year's day": (1, 1), "new years day": (1, 1),
+             # (as said for the day, "tuesday after new years"; not "the new year", a year to come)
+             "new year's": (1, 1), "new years": (1, 1), "valentine's day": (2, 14), "valentines day": (2, 14),
              "halloween": (10, 31), "good friday": (-2, 0), "easter sunday": (0, 0), "easter": (0, 0), "easter monday": (1, 0),
              # national days on a fixed date, as the English-speaking world names them
              "st patrick's day": (3, 17), "st patricks day": (3, 17), "paddy's day": (3, 17), "paddys day": (3, 17),
@@ -511,7 +513,7 @@ _HOLIDAY = (r"(?<![Hh]appy\s)(?<![Mm]erry\s)(?<!it's\s)(?<!like\s)(?<![Hh]arvest
             r"(?P<hrel>(?i:last|this|next)\s+)?(?P<hol>(?i:" + _HOLIDAY_NAMES
             # (not what is named for it: "christmas tree", "the easter holidays", "the work christmas do")
             + r"))\b(?!\s+(?i:tree|card|present|jumper|light|market|shopping|list|song|music|film|movie|decoration|egg|bunny|"
-            r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week)(?:s)?\b)"
+            r"hunt|break|holiday|hol|term|party|parties|do|pudding|cake|bonus|sale|rush|week|resolution|honours|honors)(?:s)?\b)"
             r"(?!\s+(?i:in|on)\s+(?i:october|oct)\b)")  # (Canada's Thanksgiving, "for thanksgiving in october": not the American one)
 _EN_PARTIAL = re.compile(
     _HOLIDAY + r"|"
@@ -1248,8 +1250,10 @@ def _hanja_dates(text: str) -> str:
 
 # "not this friday the one after", "not this monday, the one after", Shetland "no dis Tuesday but da next
 # een": the weekday after next.
-_NOT_THIS_ONE_AFTER = re.compile(r"\b(?:not|no)\s+(?:this|on)\s+(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\b[\s,.;:-]*"
-                                 r"(?:but\s+)?(?:the|da)\s+(?:(?:one|een)\s+after|next\s+(?:one|een))\b(?!\s+(?:that|next)\b)", re.IGNORECASE)
+# (and Cape Breton's "not this Monday coming but the Monday after")
+_NOT_THIS_ONE_AFTER = re.compile(r"\b(?:not|no)\s+(?:this|on)\s+(" + "|".join([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS]) + r")\b(?:\s+coming\b)?[\s,.;:-]*"
+                                 r"(?:but\s+)?(?:the|da)\s+(?:(?:one|een|" + "|".join(_WEEKDAYS) + r")\s+after|next\s+(?:one|een))\b"
+                                 r"(?!\s+(?:that|next)\b)", re.IGNORECASE)
 
 
 def dialect_days(text: str) -> str:
@@ -1260,7 +1264,27 @@ def dialect_days(text: str) -> str:
     for spelt, day in _DIALECT_DAYS:
         text = spelt.sub(functools.partial(_as_written, day), text)
     text = _KAL.sub(lambda m: _as_written("yesterday" if tells_a_past(m[1]) else "tomorrow", m), text)
+    text = _PARSO.sub(_parso, text)
     return _NOT_THIS_ONE_AFTER.sub(r"\1 after next", text)
+
+
+# ... and "parso", two days off either way: as its own clause's tense says ("parso we went"), else the
+# news it dates just before it ("Navi passed!!! Parso only!", "Store got robbed. Parso night, Sunday"),
+# else left as said.
+_PARSO = re.compile(r"(?<!the )\b(?i:parso)\b(?=([^.!?\n]*))")
+
+
+def _parso(m: re.Match[str]) -> str:
+    """The day ``m`` (``_PARSO``) names, written as English says it: its own clause to come ("parso we
+    are driving"), else a past in it or in the news just before it ("got robbed. Parso night")."""
+    before = re.split(r"[.!?\n]\W*(?=\w)", m.string[: m.start()].rstrip(" .!?\n"))[-1]
+    def to_come(told: str) -> bool:
+        return any(ahead.search(told) for ahead in (_FUTURE_EN, _ABOUT_DOING, _PRESENT_EN))
+    if to_come(m[1]):
+        return _as_written("the day after tomorrow", m)
+    if tells_a_past(m[1]) or tells_a_past(before):
+        return _as_written("the day before yesterday", m)
+    return _as_written("the day after tomorrow", m) if to_come(before) else m[0]
 
 
 # Urdu and Hindi "kal", as British Asians and Indians text it: yesterday or tomorrow, as the tense of what

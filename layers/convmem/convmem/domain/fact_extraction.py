@@ -332,8 +332,11 @@ _RELATIONS = (
     "son|daughter|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|best friend|friend|"
     "colleague|coworker|boss|roommate|neighbor|neighbour|mentor|teacher"
 )
-_PETS = ("dog|puppy|cat|kitten|bird|parrot|budgie|hamster|gerbil|rabbit|bunny|turtle|tortoise|fish|horse|pony|snake|"
-         "lizard|gecko|ferret|guinea pig|hen|chicken|goat")
+_PETS = ("dog|puppy|pup|cat|kitten|kitty|bird|parrot|budgie|cockatiel|hamster|gerbil|rabbit|bunny|turtle|tortoise|fish|horse|pony|"
+         "snake|lizard|gecko|ferret|guinea pig|hen|chicken|goat|"
+         # (or by its breed, as owners say: "our shiba Kuma", "my staffy Tyson")
+         "shiba|husky|collie|spaniel|poodle|pug|corgi|dachshund|terrier|retriever|labrador|beagle|greyhound|whippet|"
+         "lurcher|staffy|staffie|chihuahua|schnauzer|shih tzu|tabby|moggy")
 _NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][a-z]+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?(" + _PETS + r")" + _NAMED)  # "my corn snake Custard"
@@ -474,10 +477,13 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     # (texting writes the name small: "tell julien his cousin remy gonna make it up to him")
                     r"|(?!(?:the|a|an|my|our|me|us|it|that|this|everyone|everybody|anyone|someone|people|stories|lies|jokes|time"
                     r"|off|apart|myself|ourselves)\b)[a-z]{3,}\b(?=\s+(?:his|her|their|i|we|im|hi|hello|congrats|thanks|happy"
-                    r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+hi)\b"
+                    r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+(?:hi|hello|hiya))\b"
                     # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
                     r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
                     r"|(?i:kiss|hug)\s+(?i:everybody|everyone|all)\b"  # ("kiss everybody, and Bruno too")
+                    # ... and what they must keep from someone, ending the clause ("so don't tell Becky", "dont tell her yet")
+                    r"|(?i:don['\u2019]?t|do\s+not)\s+(?i:tell|say\s+(?:anything|owt|nothing)\s+to)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)"
+                    r"(?=\s*(?i:yet|ha+|lol|though|tho)?\W*$)"
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+"
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
@@ -757,7 +763,9 @@ def _heard_where_they_went(sentence: str) -> bool:
 # ... and so does a clause of theirs run on after "and" that turns to the listener's things ("got back
 # tuesday and worked a 24 thursday and im still tired from your farm").
 _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
-                      r"|\s+(?:and|but|so)\s+(?=(?:i|im|i'm|ive|i've|we)\s[^.!?,;]*\b(?:you|your|u|ur)\b)", re.IGNORECASE)
+                      r"|\s+(?:and|but|so)\s+(?=(?:i|im|i'm|ive|i've|we)\s[^.!?,;]*\b(?:you|your|u|ur)\b)"
+                      # (and word sent after an emoji: "wake up 6 🤣 tell Greg come do nail with me")
+                      r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=(?:tell|say\s+(?:hi|hello|hiya))\s)", re.IGNORECASE)
 
 
 # What the other party advised, inside a clause of the visitor's own ("I tried the recipe you
@@ -968,10 +976,16 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
             or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
     content = [w for w in relevance.words(_OTHER_PARTY.sub(" ", question)) if w not in _NOT_TOPIC]
-    if not content and not _ASKS_WHICH.match(question):
+    if not content and not (_ASKS_WHICH.match(question) or _ASKS_HOW_IT_WENT.match(question)):
         return None  # "How are you?", "What about you?" (but "what kind?" asks about what they just told)
     text = _to_them(_YOU_SUBJECT.sub(lambda m: f"{m.group(1)} they", question.rstrip("?! .")))
     return text.lower() if text.isupper() else text[:1].lower() + text[1:]
+
+
+# ... and "How did it go?" asks how what they just told went ("Surprise inspections are the worst. How
+# did it go?"; not "How's it going?", a greeting)
+_ASKS_HOW_IT_WENT = re.compile(r"how(?:\s+did|['\u2019]d)\s+(?:it|that|they|things|everything)\s+(?:go|turn\s+out|end\s+up)\b"
+                               r"|how\s+(?:was|were)\s+(?:it|that|they)\s*[?!.]*$", re.IGNORECASE)
 
 
 _ASKS_POLITELY = re.compile(r",?\s*(?:if\s+(?:you\s+)?(?:don'?t|do\s+not)\s+mind\s+(?:me\s+|my\s+)?asking|if\s+I\s+may\s+ask)\b",
@@ -997,7 +1011,9 @@ _THEIR_NAMED = re.compile(r"\b(?i:your|ur|the\s+same)\s+(?:[A-Z][\w'-]*\s+)*$")
 
 
 # ... but an abbreviation naming a kind of thing is no name ("What's the TA job?", "How did your MRI go?").
-_KIND_OF_THING = re.compile(r"(?:(?<=\bthe\s)|(?<=\byour\s)|(?<=\bur\s)|(?<=\ba\s)|(?<=\ban\s))[A-Z]{2,4}s?\b(?!\s+[A-Z])")
+# (... or after whose it is: "How did Mark's MRI go?")
+_KIND_OF_THING = re.compile(r"(?:(?<=\bthe\s)|(?<=\byour\s)|(?<=\bur\s)|(?<=\ba\s)|(?<=\ban\s)|(?<=[a-z]'s\s)|(?<=[a-z]\u2019s\s))"
+                            r"[A-Z]{2,4}s?\b(?!\s+[A-Z])")
 
 
 def _promise(sentence: str) -> bool:
@@ -1377,6 +1393,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # gaffer?" - "still there. ronnie's dad started it with one wagon in 1978")
                                      or (held is not None and held[3] and asked is not None
                                          and not _OTHER_PARTY.search(sentence) and bool(set(_content(sentence)) & set(_content(asked))))
+                                     # what their doctor or tradesman made of what they just told ("results came
+                                     # Friday. No tear! Dr. Grewal said it's adhesive capsulitis only")
+                                     or (not korean and last is not None and _EXPERT_SAYS.match(sentence) is not None)
+                                     # what a one-word answer goes on to say ("How was the follow-up?" -
+                                     # "Daijoubu!! Ultrasound show it is just a cyst")
+                                     or (not korean and held is not None and held[3] and _one_word(held[1]) and not _OTHER_PARTY.search(sentence)
+                                         and not _echoes(sentence, heard) and not _opens_on(sentence, others))
                                      or elaborates)
         told_plainly = any(line in told for told in plain)
         if (not own and not continues and not _echoes(sentence, heard) and (
@@ -1507,6 +1530,20 @@ def _says_something(word: str) -> bool:
     ("Its ok", "Ha no", "Shes ok" say nothing; "rugby", "쏘렌토" do), no laugh."""
     return (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS) if word.isascii() else (
         len(re.findall(r"[가-힣]", word)) >= 2)
+
+
+# Someone who looked at their matter for them, and what they said of it ("Physio say it is
+# tendonitis", "the mechanic reckons it's the gearbox", "Dr. Aucoin says it's bursitis").
+_EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?"
+                          r"(?:doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
+                          r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant)"
+                          r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed)\b", re.IGNORECASE)
+
+
+def _one_word(content: list[str]) -> bool:
+    """Whether content words hold at most one that says something (``_says_something``): an answer
+    in a word ("Daijoubu!!", "Naoko!", "Fine."), which what follows it goes on."""
+    return len({w for w in content if _says_something(w)}) <= 1
 
 
 def _says_two_things(content: list[str]) -> bool:
