@@ -2939,3 +2939,21 @@ def test_rounds_87_90_word_sent_to_their_people_is_no_fact():
     # (not what they keep from someone in a clause that goes on: "don't tell Annelie but ...")
     told = extract("Don't tell Annelie but I'm secretly hoping for the backup", may)
     assert told
+
+
+def test_rounds_89_92_next_month_as_the_old_say_it_a_parent_they_share_and_days_that_open_a_clause():
+    aug = datetime(2025, 8, 8, tzinfo=UTC)  # a Friday
+    assert fact_dates.resolve(fact_dates.ko_spoken_dates("내달 초에 적십자서 영상편지 찍으러 온다오"), aug)[1] == "2025-09"
+    assert fact_dates.ko_spoken_dates("차가 내달려서 무서웠소") == "차가 내달려서 무서웠소"  # (내달리다: to dash)
+    # "your mummy", said to one's child, is the visitor's wife
+    told = extract("Yesterday I drove your mummy to Bentong to see ah ma", aug)
+    assert [c.when for c in told] == ["2025-08-07"]
+    # what one could not do is done
+    assert fact_dates.resolve("Sunday he couldnt catch his breath", aug)[1] == "2025-08-03"
+    # a weekday opening a sentence, before what happened then
+    assert fact_dates.resolve("Saturday night when that storm come thru, a limb fell on our steps", aug)[1] == "2025-08-02"
+    assert fact_dates.resolve("Tuesday the boiler packed in", aug)[1] == "2025-08-05"
+    # "its" texted for "it's" before the day is still to come
+    # (though what it answers asks of a past: "did you get your mammogram yet?")
+    assert fact_dates.resolve("its Thursday at the imaging place", datetime(2025, 3, 24, tzinfo=UTC),
+                              "did they get their mammogram yet")[1] == "2025-03-27"

@@ -557,6 +557,8 @@ _EN_PARTIAL = re.compile(
     r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's", "Wednesday on the way home")
     r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
+    # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
+    r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody)\s+[a-z]"
     r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
     r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
@@ -608,7 +610,9 @@ _PAST_EN = re.compile(
     # (and the British pasts in -t: "learnt to drive on saturday", "burnt my hand on monday")
     r"learnt|burnt|dreamt|spilt|leapt|spelt|smelt|"
     r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
-    r"[a-z]{2,}ed)\b(?!['\u2019]t)",  # (not "won't")
+    r"[a-z]{2,}ed)\b(?!['\u2019]t)"  # (not "won't")
+    # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come)
+    r"|\bcouldn['\u2019]?t\b",
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";
@@ -671,7 +675,9 @@ _PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|
                          r"|['\u2019](?:re|m)\b"  # (not a possessive's: "went to Dan's on saturday")
                          # ... but a thing's 's right before the day it names is "is": "the funeral's Wednesday"
                          # (not someone's place, "round at Kirsty's Sunday")
-                         r"|\b(?:the|my|his|her|our|their|your)\s+[a-z]+['\u2019]s(?=\s+(?:" + "|".join(_WEEKDAYS) + r")\b)", re.IGNORECASE)
+                         r"|\b(?:the|my|his|her|our|their|your)\s+[a-z]+['\u2019]s(?=\s+(?:" + "|".join(_WEEKDAYS) + r")\b)"
+                         # ... and "its" texted for "it's" before the day ("its Thursday at the imaging place")
+                         r"|\bits(?=\s+(?:on\s+|this\s+|next\s+)?(?:" + "|".join(_WEEKDAYS) + r")\b)", re.IGNORECASE)
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
@@ -1307,7 +1313,9 @@ _KO_OFFICE = [(re.compile(spelt), plain) for spelt, plain in (
     (r"(?<![가-힣])금일(?![가-힣]*제)", "오늘"), (r"(?<![가-힣])(?:명일|익일)", "내일"), (r"(?<![가-힣])전일(?!제)", "어제"),
     (r"(?<![가-힣])(?:차주|익주|내주)" + _KO_WEEKDAY_NEXT, "다음 주"), (r"(?<![가-힣])전주" + _KO_WEEKDAY_NEXT, "지난주"),
     (r"(?<![가-힣])금주" + _KO_WEEKDAY_NEXT, "이번 주"), (r"(?<![가-힣])(?:익월|차월)", "다음 달"), (r"(?<![가-힣])전월", "지난달"),
-    (r"(?<![가-힣])(?:금월|당월)", "이번 달"))]
+    (r"(?<![가-힣])(?:금월|당월)", "이번 달"),
+    # ... and as the old say next month (내달 초; not 내달리다, "to dash")
+    (r"(?<![가-힣])내달(?![리려린릴렸])", "다음 달"))]
 # ... and as voice typing splits them ("그저 께", "엊그 제", "다음 주화 요일", "목 요일")
 _KO_DICTATED = [(re.compile(spelt), plain) for spelt, plain in (
     (r"(?<![가-힣])그저\s+께", "그저께"), (r"(?<![가-힣])엊\s*그\s+제|(?<![가-힣])엊\s+그제", "엊그제"),

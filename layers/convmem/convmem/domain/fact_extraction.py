@@ -789,7 +789,7 @@ _YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄
 # ... and in English, the family a parent shares with their child, or one sibling with another: "your
 # mam chose t'colour", "your aunty Jean fell Thursdi", "your uncle Darnell called me yesterday" (not
 # the listener's own partner, children or pets, who are theirs alone).
-_YOUR_FAMILY = re.compile(r"\b(?:your|ur|yer)\s+(?:mam|mum|mom|mother|ma|dad|da|father|aunty|auntie|aunt|uncle|nan|nana|nanna"
+_YOUR_FAMILY = re.compile(r"\b(?:your|ur|yer)\s+(?:mam|mammy|mum|mummy|mom|mommy|mama|mother|ma|dad|daddy|da|papa|pa|father|aunty|auntie|aunt|uncle|nan|nana|nanna"
                           r"|gran|granny|grandma|grandad|granddad|grandpa|brother|sister)\b", re.IGNORECASE)
 _NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY)
 
