@@ -2957,3 +2957,13 @@ def test_rounds_89_92_next_month_as_the_old_say_it_a_parent_they_share_and_days_
     # (though what it answers asks of a past: "did you get your mammogram yet?")
     assert fact_dates.resolve("its Thursday at the imaging place", datetime(2025, 3, 24, tzinfo=UTC),
                               "did they get their mammogram yet")[1] == "2025-03-27"
+
+
+def test_round_92_how_it_went_then_what_went_and_what_the_doctor_did():
+    mar = datetime(2025, 3, 4, tzinfo=UTC)
+    # a view of how it is, and the answer goes on in the next sentence
+    told = extract("I guess it's ok. Gey sore on the stairs at night.", mar, "How's the hip?")
+    assert [c.statement for c in told] == ["Asked how's the hip: Gey sore on the stairs at night (said 4 March 2025)"]
+    # what their doctor did about what they just told joins it
+    told = extract("I can't sleep, I'm up at 3 every night with the sheets soaked. Dr Patel's put me on patches now so we'll see.", mar)
+    assert len(told) == 1 and "Dr Patel's put them on patches" in told[0].statement

@@ -1348,6 +1348,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if not korean and _opinion_only(sentence):
             release()
             last = held = None
+            answering = answers  # (how it went, before what went: "How's Walt?" - "eh. not great. hes on the oxygen now")
             continue
         when = None
         resolved = sentence
@@ -1532,12 +1533,13 @@ def _says_something(word: str) -> bool:
         len(re.findall(r"[가-힣]", word)) >= 2)
 
 
-# Someone who looked at their matter for them, and what they said of it ("Physio say it is
-# tendonitis", "the mechanic reckons it's the gearbox", "Dr. Aucoin says it's bursitis").
+# Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
+# tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
 _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?"
                           r"(?:doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
                           r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant)"
-                          r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed)\b", re.IGNORECASE)
+                          r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
+                          r"|started|referred|upped|increased|changed|checked)\b", re.IGNORECASE)
 
 
 def _one_word(content: list[str]) -> bool:
