@@ -2967,3 +2967,13 @@ def test_round_92_how_it_went_then_what_went_and_what_the_doctor_did():
     # what their doctor did about what they just told joins it
     told = extract("I can't sleep, I'm up at 3 every night with the sheets soaked. Dr Patel's put me on patches now so we'll see.", mar)
     assert len(told) == 1 and "Dr Patel's put them on patches" in told[0].statement
+
+
+def test_rounds_93_94_a_week_monday_and_what_they_are_going_to_do():
+    jul = datetime(2025, 7, 24, tzinfo=UTC)  # a Thursday
+    # "in a week Monday": the Monday a week on, not "in a week"
+    assert fact_dates.resolve("she goes in a week Monday to the Bon Secours", jul)[1] == "2025-08-04"
+    assert fact_dates.resolve("back in a week", jul)[1] == "2025-W31"
+    # "What are they going to do?" asks what came of what was just told
+    told = extract("She wants to do a myomectomy. But the waiting list is long.", jul, "Maiwe Tendai. What are they going to do?")
+    assert told and told[0].statement.startswith("Asked what are they going to do: She wants to do a myomectomy")

@@ -155,7 +155,8 @@ _EN = re.compile(
     r"|(?P<tomorrow>" + _TOMORROW + r"|the morra|(?-i:kesho)(?!\s+kutwa))|(?P<n>" + _N + r")\s+(?P<unit>" + _UNIT + r")s?\s+ago"
     # ... and as Romanian, Italian and Indian English say "ago": "from before two days", "I came before 3 weeks"
     r"|(?<=\bfrom\s)before\s+(?P<before_n>" + _N + r")\s+(?P<before_unit>" + _UNIT + r")s?\b"
-    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?:more\s+)?(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago)\b)"
+    # (not "in a week Monday": that Monday, a week on, below)
+    r"|\bin\s+(?P<in_n>" + _N + r")\s+(?:more\s+)?(?P<in_unit>" + _UNIT + r")s?(?!\s+(?:or|ago|(?:on\s+)?(?:" + "|".join(_WEEKDAYS) + r"))\b)"
     # ... and counted down ("9 days more then I fly", "3 more weeks till the wedding"): as many ahead
     r"|(?<!\bfor\s)(?P<more_n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:more\s+(?P<more_unit>" + _UNIT + r")s?|(?P<more_unit2>"
     + _UNIT + r")s?\s+more)(?=\s+(?:then|till|til|until|b4|before|to go)\b)"

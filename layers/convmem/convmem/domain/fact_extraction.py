@@ -983,9 +983,12 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
 
 
 # ... and "How did it go?" asks how what they just told went ("Surprise inspections are the worst. How
-# did it go?"; not "How's it going?", a greeting)
+# did it go?"; not "How's it going?", a greeting), as "What did they say?" asks what came of it
+# (the doctors, the school: "Maiwe. What are they going to do?")
 _ASKS_HOW_IT_WENT = re.compile(r"how(?:\s+did|['\u2019]d)\s+(?:it|that|they|things|everything)\s+(?:go|turn\s+out|end\s+up)\b"
-                               r"|how\s+(?:was|were)\s+(?:it|that|they)\s*[?!.]*$", re.IGNORECASE)
+                               r"|how\s+(?:was|were)\s+(?:it|that|they)\s*[?!.]*$"
+                               r"|what\s+(?:did|do|does|are|were|will|would)\s+(?:they|he|she)\s+(?:say|tell\s+you|find|think|suggest|recommend"
+                               r"|(?:going\s+to|gonna)\s+do|do)\b", re.IGNORECASE)
 
 
 _ASKS_POLITELY = re.compile(r",?\s*(?:if\s+(?:you\s+)?(?:don'?t|do\s+not)\s+mind\s+(?:me\s+|my\s+)?asking|if\s+I\s+may\s+ask)\b",
