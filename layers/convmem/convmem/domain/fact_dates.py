@@ -1285,13 +1285,16 @@ def _parso(m: re.Match[str]) -> str:
     """The day ``m`` (``_PARSO``) names, written as English says it: its own clause to come ("parso we
     are driving"), else a past in it or in the news just before it ("got robbed. Parso night")."""
     before = re.split(r"[.!?\n]\W*(?=\w)", m.string[: m.start()].rstrip(" .!?\n"))[-1]
-    def to_come(told: str) -> bool:
-        return any(ahead.search(told) for ahead in (_FUTURE_EN, _ABOUT_DOING, _PRESENT_EN))
-    if to_come(m[1]):
+    if _tells_to_come(m[1]):
         return _as_written("the day after tomorrow", m)
     if tells_a_past(m[1]) or tells_a_past(before):
         return _as_written("the day before yesterday", m)
-    return _as_written("the day after tomorrow", m) if to_come(before) else m[0]
+    return _as_written("the day after tomorrow", m) if _tells_to_come(before) else m[0]
+
+
+def _tells_to_come(text: str) -> bool:
+    """Whether an English ``text`` has a verb of what is to come or going on ("we are driving")."""
+    return any(ahead.search(text) for ahead in (_FUTURE_EN, _ABOUT_DOING, _PRESENT_EN))
 
 
 # Urdu and Hindi "kal", as British Asians and Indians text it: yesterday or tomorrow, as the tense of what

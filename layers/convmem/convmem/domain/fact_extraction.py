@@ -1400,9 +1400,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # what their doctor or tradesman made of what they just told ("results came
                                      # Friday. No tear! Dr. Grewal said it's adhesive capsulitis only")
                                      or (not korean and last is not None and _EXPERT_SAYS.match(sentence) is not None)
-                                     # what a one-word answer goes on to say ("How was the follow-up?" -
+                                     # what an answer in a word goes on to say ("How was the follow-up?" -
                                      # "Daijoubu!! Ultrasound show it is just a cyst")
-                                     or (not korean and held is not None and held[3] and _one_word(held[1]) and not _OTHER_PARTY.search(sentence)
+                                     or (not korean and held is not None and held[3] and not _says_two_things(held[1])
+                                         and not _OTHER_PARTY.search(sentence)
                                          and not _echoes(sentence, heard) and not _opens_on(sentence, others))
                                      or elaborates)
         told_plainly = any(line in told for told in plain)
@@ -1543,12 +1544,6 @@ _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\
                           r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant)"
                           r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
                           r"|started|referred|upped|increased|changed|checked)\b", re.IGNORECASE)
-
-
-def _one_word(content: list[str]) -> bool:
-    """Whether content words hold at most one that says something (``_says_something``): an answer
-    in a word ("Daijoubu!!", "Naoko!", "Fine."), which what follows it goes on."""
-    return len({w for w in content if _says_something(w)}) <= 1
 
 
 def _says_two_things(content: list[str]) -> bool:
