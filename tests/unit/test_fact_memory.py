@@ -2977,3 +2977,18 @@ def test_rounds_93_94_a_week_monday_and_what_they_are_going_to_do():
     # "What are they going to do?" asks what came of what was just told
     told = extract("She wants to do a myomectomy. But the waiting list is long.", jul, "Maiwe Tendai. What are they going to do?")
     assert told and told[0].statement.startswith("Asked what are they going to do: She wants to do a myomectomy")
+
+
+def test_rounds_95_96_news_after_an_emoji_and_thanks_passed_to_someone_else():
+    may = datetime(2025, 5, 20, tzinfo=UTC)  # a Tuesday
+    # an emoji ends a reaction to their people; the news after it, told without its subject, is theirs
+    told = extract("Sina never misses anything eh 😂 went to the optician on Saturday. new glasses", may,
+                   "how's your eyes, Sina said you were squinting on the video call")
+    assert [c.statement for c in told] == ["Went to the optician on Saturday 17 May 2025. New glasses"]
+    # (not news that points back at what came before the emoji: "New van too 🚐 picked it up Saturday")
+    told = extract("New van too 🚐 picked it up on Saturday from Stevie. White Transit, 62,000 miles", may)
+    assert [c.statement for c in told] == ["New van too 🚐 picked it up on Saturday 17 May 2025 from Stevie. White Transit, 62,000 miles"]
+    # thanks they told someone else is no word to the other party
+    told = extract("I'm not selling!! I called her last night and told her thank you but no.", may, "The shop?? Tell me")
+    assert told and "told her thank you but no" in told[0].statement
+    assert extract("Grandma say thank you baby", may) == []  # (passed on to the listener)

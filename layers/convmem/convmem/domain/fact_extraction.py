@@ -289,11 +289,23 @@ _EMOJI_THEN_WORD = re.compile(r"(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=(?:po
 
 
 def _emoji_breaks(text: str, heard: frozenset[str]) -> str:
-    """``text`` with a sentence break (a new line) at each emoji ending a clause before a word of ``heard``."""
+    """``text`` with a sentence break (a new line) at each emoji ending a clause before a word of
+    ``heard``, or before news of the visitor's own told without its subject ("Lagi doesn't miss
+    anything eh 😂 went to Specsavers on Saturday")."""
     def cut(m: re.Match[str]) -> str:
         clause = re.split(r"[.!?\n]", text[: m.start()])[-1]  # (an emoji after "!!" ends no clause of its own)
-        return "\n" if relevance.stem(m.group(1).lower()) in heard and re.search(r"\w", clause) else m.group(0)
+        return "\n" if re.search(r"\w", clause) and (relevance.stem(m.group(1).lower()) in heard
+                                                     or _news_without_subject(text[m.end():])) else m.group(0)
     return _EMOJI_THEN_WORD.sub(cut, text)
+
+
+def _news_without_subject(text: str) -> bool:
+    """Whether English ``text`` opens on news told without its subject ("went to Specsavers on
+    Saturday") that does not point back at what came before it ("picked it up Saturday", "brought
+    her home": the emoji before those ends no news)."""
+    return (bool(_SUBJECT_DROPPED.match(text)) and not re.search(r"[가-힣]", text)
+            and not re.match(r"(?:\S+\s+){0,4}?(?:it|her|him|them|one)\b", text, re.IGNORECASE))
+
 _CLAUSE = re.compile(r"\s*(?:(?<!\d)[,:]|[,:](?!\d)|;|\s[-\u2013\u2014]+\s|\.\.\.+)\s*")  # (not inside a number or a time: 2,100, 3:12)
 _LEAD = re.compile(
     # (not a name's first word: "Great North Run on Sunday"; and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
@@ -791,7 +803,10 @@ _YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄
 # the listener's own partner, children or pets, who are theirs alone).
 _YOUR_FAMILY = re.compile(r"\b(?:your|ur|yer)\s+(?:mam|mammy|mum|mummy|mom|mommy|mama|mother|ma|dad|daddy|da|papa|pa|father|aunty|auntie|aunt|uncle|nan|nana|nanna"
                           r"|gran|granny|grandma|grandad|granddad|grandpa|brother|sister)\b", re.IGNORECASE)
-_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY)
+# ... and thanks the visitor passed to someone else ("I called her last night and told her thank you but no").
+# (told, not passed on now: "Grandma say thank you baby" thanks the listener)
+_THANKED_ANOTHER = re.compile(r"\b(?:told\s+(?:him|her|them|[A-Z][a-z]+)|said)\s+(?:no\s+)?thank\s+you\b", re.IGNORECASE)
+_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY, _THANKED_ANOTHER)
 
 
 def _without_mentions_of_theirs(part: str) -> str:
