@@ -21,7 +21,7 @@ from convmem.domain.context_assembly import (
     render_blocks,
 )
 from convmem.domain.fact_extraction import asked_of_them, extract, with_context
-from convmem.domain.fact_merge import compact, merge_all, recall, searchable, their_names
+from convmem.domain.fact_merge import asked_after, compact, merge_all, recall, searchable, their_names
 from convmem.domain.models import Fact, FactSource
 from convmem.domain.relevance import bm25_scores
 from convmem.domain.tokens import count_tokens
@@ -2925,8 +2925,8 @@ def test_rounds_89_90_parso_the_monday_after_and_what_their_doctor_said():
     assert [c.statement for c in told] == ["Scan results came on Friday 9 May 2025. No fracture. Dr. Sandhu said it's a bad sprain only"]
     told = extract("Our van makes a grinding noise when braking. Mechanic reckons the pads are gone.", may)
     assert len(told) == 1 and "pads are gone" in told[0].statement
-    # ... but not alone, with nothing of theirs before it
-    assert extract("Dr. Sandhu said it's a bad sprain only.", may, "lol same here") == []
+    # ... but not someone else's, alone (round 97 made "Dr. Sandhu said ..." alone the visitor's news: see below)
+    assert extract("Her doctor said it's a bad sprain only.", may, "lol same here") == []
 
 
 def test_rounds_87_90_word_sent_to_their_people_is_no_fact():
@@ -2992,3 +2992,41 @@ def test_rounds_95_96_news_after_an_emoji_and_thanks_passed_to_someone_else():
     told = extract("I'm not selling!! I called her last night and told her thank you but no.", may, "The shop?? Tell me")
     assert told and "told her thank you but no" in told[0].statement
     assert extract("Grandma say thank you baby", may) == []  # (passed on to the listener)
+
+
+def test_rounds_97_100_days_after_a_comma_holidays_and_news_from_the_doctor():
+    march = datetime(2025, 3, 12, tzinfo=UTC)  # a Wednesday
+    # a weekday opening a clause after a comma dates what happened then, at a place or to someone
+    assert fact_dates.resolve("ok so listen, sunday at the church bazaar the generator died on us", march)[1] == "2025-03-09"
+    assert fact_dates.resolve("the van is done for, tuesday on our way to the market the clutch went", march)[1] == "2025-03-11"
+    # ... spelt as Cajun says it, "satdy" (not a day that names the date or holiday before it)
+    assert fact_dates.resolve("lemme tell you, satdy at the fair the fryer quit on us", march)[1] == "2025-03-08"
+    assert fact_dates.resolve("the movers will come the 21st, Friday at noon", march)[1] == "2025-03-21"
+    # a way done before does not make the plan past: "like grandpa used to"
+    december = datetime(2025, 12, 2, tzinfo=UTC)
+    assert fact_dates.resolve("for the 14th make the sweets ready in the morning, like grandpa used to", december)[1] == "2025-12-14"
+    # Kenya's national days, and Swahili's weekdays and Sheng's "Sato"
+    assert fact_dates.resolve("the party is on Jamhuri at my place", datetime(2025, 10, 25, tzinfo=UTC))[1] == "2025-12-12"
+    assert fact_dates.resolve("we went upcountry for Mashujaa", datetime(2025, 10, 25, tzinfo=UTC))[1] == "2025-10-20"
+    assert fact_dates.resolve("we meet this Sato at the stage", march)[1] == "2025-03-15"
+    assert fact_dates.resolve("the wedding is on Jumamosi", march)[1] == "2025-03-15"
+    assert fact_dates.resolve("Mr Sato came to see me", march)[1] != "2025-03-15"
+    # what comes every month is no one day
+    assert extract("we each put in 2,000 every end month", march)[0].statement.endswith("(said 12 March 2025)")
+    # chat's 낼 is tomorrow; 낼 of 내다 (to pay, to hand in) is not
+    assert fact_dates.resolve("낼부터 새 직장 출근해", march)[1] == "2025-03-13"
+    assert fact_dates.resolve("사직서 낼 때까지 아무한테도 말 안 할 거야", march)[1] is None
+    # news from their doctor, their school or the garage is theirs, the visitor unsaid
+    told = extract("dr okoro called. its a cyst, nothing to worry", march, "Yeah a little. What's going on")
+    assert [c.statement for c in told] == ["Dr okoro called. Its a cyst, nothing to worry (said 12 March 2025)"]
+    told = extract("the school called. they found him smoking behind the gym", march, "How are the boys?")
+    assert told and "found him smoking behind the gym" in told[0].statement
+    told = extract("and the knee, the physio says it's the meniscus.", march, "lol ok")
+    assert told and "the physio says it's the meniscus" in told[0].statement
+    assert extract("the doctor told you that?? wow", march, "My doctor says I need to rest for a month") == []
+    # a Korean question after how one of theirs is makes the hearsay answering it theirs
+    told = extract("회사 일이 많대요. 이번에 팀장 됐대요", march, "지훈이는 잘 지내요?")
+    assert [c.statement for c in told] == ["지훈이는 잘 지내요? 회사 일이 많대요. 이번에 팀장 됐대요 (2025-03-12에 말함)"]
+    assert extract("회사 일이 많대요. 이번에 팀장 됐대요", march, "지훈이 왔었군요 ㅎㅎ") == []  # (asked nothing)
+    assert extract("좋아요 ㅎㅎ 다음에 가볼게요", march, "주말에 한강 산책은 어떠세요?") == []  # (a suggestion, no ask-after)
+    assert asked_after("다이스케는 요즘 뭐 해?") == {"다이스케"}  # (a name of four syllables, as Japanese ones are)

@@ -168,7 +168,8 @@ _EN = re.compile(
     # ... as Singapore and Malaysia say it: "next next week"
     r"|(?<!the\s)next\s+next\s+(?P<next_next>week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")"
     # "end of the month", "end month" (a deadline: its last day)
-    r"|(?P<month_end>(?:the\s+)?end\s+(?:of\s+)?(?:the\s+|this\s+)?month)\b(?!s)"
+    # (not one that comes every month: "5,000 every end month")
+    r"|(?<!\bevery\s)(?<!\beach\s)(?P<month_end>(?:the\s+)?end\s+(?:of\s+)?(?:the\s+|this\s+)?month)\b(?!s)"
     # "last week Thursday", "next week Tuesday" (South African, Irish): that day of that week
     r"|(?P<wkrel>last|next|this)\s+week\s+(?P<wkday>" + "|".join(_WEEKDAYS) + r")"
     # ... and the day first ("Thursday last week", "Tuesday next week", "Saturday this week")
@@ -471,7 +472,9 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              "independence day": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
              "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11),
              "human rights day": (3, 21), "freedom day": (4, 27), "youth day": (6, 16), "women's day": (8, 9),
-             "heritage day": (9, 24), "day of reconciliation": (12, 16)}
+             "heritage day": (9, 24), "day of reconciliation": (12, 16),
+             "madaraka day": (6, 1), "madaraka": (6, 1), "mashujaa day": (10, 20), "mashujaa": (10, 20),
+             "jamhuri day": (12, 12), "jamhuri": (12, 12)}
 # ... and American ones on a weekday of their month: the nth (a 4th Thursday), or the last (-1)
 _WEEKDAY_HOLIDAYS = {"thanksgiving": (11, 3, 4), "memorial day": (5, 0, -1), "labor day": (9, 0, 1),
                      "father's day": (6, 6, 3), "fathers day": (6, 6, 3)}
@@ -560,8 +563,14 @@ _EN_PARTIAL = re.compile(
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody)\s+[a-z]"
-    r"|\s+(?:" + _DAYPART + r")\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang")
-    r"|[.!?]*\s*$)))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
+    r"|(?:\s+(?:" + _DAYPART + r"))?\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
+    r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
+    # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
+    # at the fair the burner quit", "finally died, monday on their way to winco"); not a day that names the date
+    # or the holiday before it ("joining on 17 March, Monday", "keys 30th, Friday at 3pm") nor one of a list
+    r"|(?<=[a-z],\s)(?<![Dd]ay,\s)(?<!\dst,\s)(?<!\dnd,\s)(?<!\drd,\s)(?<!\dth,\s)(?=(?:" + _WEEKDAY_NAMES + r")"
+    r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:at|i|we|he|she|they|my|our|me and|when|the|it|its|it['\u2019]s|there"
+    r"|on\s+(?:the|my|our|his|her|their)\s+way)\b))"
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
@@ -730,7 +739,9 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
 # past ("Gabe hit his first home run", "she cut her hair"; "they hit the road" may be either).
 _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom))"
                         r"\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
-                        r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d))")
+                        r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d))"
+                        # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
+                        r"|\b(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)\s+(quit|cut)(?=\s+(?:on|out)\b)")
 
 
 # The present perfect of a deed, as learners tell one done on a day ("I have been at the doctor on
@@ -743,10 +754,14 @@ _PERFECT = re.compile(r"(?<!will )(?<!ll )(?<!would )(?<!could )(?<!should )(?<!
 _DONE_TO = re.compile(r"\s+(?:it|them|him|her|me|us|the|a|an|my|his|our|their)\b", re.IGNORECASE)
 
 
+# Whom a way of doing it is likened to, before "used to" or "did" ("like bapuji used to", "as mum did").
+_LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECASE)
+
+
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
     end = len(text) if hi is None else hi
-    out = [m.start(1) for m in _SAME_PAST.finditer(text, lo, end)]
+    out = [m.start(1) if m.group(1) else m.start(2) for m in _SAME_PAST.finditer(text, lo, end)]
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
     for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()
@@ -756,6 +771,8 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             continue  # ("so tired", "too excited": how one is; not "too picked it up Saturday": a deed)
         if word == "got" and before and before[0] in ("ve", "ive", "have", "has", "s"):  # "ive got to": must, not did
             continue
+        if word in ("used", "did") and _LIKENED.search(text, max(lo, m.start() - 40), m.start()):
+            continue  # (a way done before, the clause's tense its own: "keep undhiyu ready for the 14th, like bapuji used to")
         out.append(m.start())
     return sorted(out)
 
@@ -1203,6 +1220,10 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"a\s+fortnight\s+(?:ago|syne)", "two weeks ago"), (r"(?<=days\s)syne|(?<=weeks\s)syne|(?<=months\s)syne|(?<=years\s)syne"
                                                           r"|(?<=day\s)syne|(?<=week\s)syne|(?<=month\s)syne|(?<=year\s)syne", "ago"),
     (r"shabb[ao]s|shabbat", "saturday"),  # (the Jewish sabbath, by its day: "the Shabbos after next")
+    # ... and as Swahili names the days, in Kenyan and Tanzanian English ("Jumamosi", Sheng's "this Sato")
+    (r"jumatatu", "monday"), (r"jumanne", "tuesday"), (r"jumatano", "wednesday"), (r"alhamisi", "thursday"),
+    (r"ijumaa", "friday"), (r"jumamosi|(?<=\bthis\s)sato|(?<=\bon\s)sato|(?<=\bnext\s)sato|(?<=\blast\s)sato", "saturday"),
+    (r"jumapili", "sunday"),
     # ... and "this", "next" and "last" as Hawai'i Pidgin and Caribbean English write them before a time ("dis past
     # saturday", "nex week", "las sunday")
     *((word + r"(?=\s+(?:past|coming|week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")\b)", full)
@@ -1325,13 +1346,18 @@ _KO_DICTATED = [(re.compile(spelt), plain) for spelt, plain in (
     (r"(?<![가-힣])그저\s+께", "그저께"), (r"(?<![가-힣])엊\s*그\s+제|(?<![가-힣])엊\s+그제", "엊그제"),
     (r"(?<=주)([월화수목금토일])\s+요일", r" \1요일"), (r"(?<![가-힣])([월화수목금토일])\s+요일", r"\1요일"))]
 
+# ... and as chat shortens tomorrow ("낼부터 출근", "낼 아침 9시에"): not 낼 of 내다, to pay or hand in ("사직서
+# 낼 때까지", "그 돈 낼 바엔", "연차 낼게"), nor 낼 모레 (the day after tomorrow, as 낼모레 is)
+_KO_SHORTENED = [(re.compile(r"(?<![가-힣])낼(?=(?:부터|은|이|도)?(?:[\s,.!~]|$))(?!\s*(?:때|바|수|거|것|게|건|줄|테|돈|사람|만큼|필요|모레))"), "내일")]
+
 
 def ko_spoken_dates(text: str) -> str:
     """``text`` with Korean months and days said in words written in figures (``_KO_SPOKEN_DAY``), and
-    the days offices write (``_KO_OFFICE``) and voice typing splits (``_KO_DICTATED``) as chat says them."""
+    the days offices write (``_KO_OFFICE``), voice typing splits (``_KO_DICTATED``) and chat shortens
+    (``_KO_SHORTENED``) as chat says them."""
     if not re.search(r"[가-힣]", text):
         return text
-    for spelt, plain in (*_KO_OFFICE, *_KO_DICTATED):
+    for spelt, plain in (*_KO_OFFICE, *_KO_DICTATED, *_KO_SHORTENED):
         text = spelt.sub(plain, text)
     text = _KO_SPOKEN_DAY.sub(_spoken_day, text)
     return _KO_SPOKEN_MONTH.sub(lambda m: f"{10 if m[1] == '시' else 11 if m[1] == '십일' else 12 if m[1] == '십이' else _KO_SINO[m[1]]}월", text)

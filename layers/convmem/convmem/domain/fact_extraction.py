@@ -906,6 +906,11 @@ _KO_ASKER_OWN = re.compile(r"(?:^|\s)(?:나는|나도|내가|내|나|난|저는|
 # A topic alone asked after ("결혼 날짜는?", "회사는?": and your wedding's date?) asks for the visitor's.
 _KO_TOPIC_ASKED = re.compile(r"(?:^|[.!?~ㅋㅎㅠㅜ]\s*)(?:[가-힣]+\s+){0,2}[가-힣]*[은는]\s*\?+$")
 _KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|괜찮")
+# A question after how someone or something of theirs is ("다이스케는 잘 지내요?", "민호는 요즘 어때?", "어깨는
+# 괜찮아?"): not an opinion asked (unless it names the asker's own: _KO_ASKER_OWN), nor a suggestion ("산책은
+# 어떠세요?" asks no "좀" or "요즘")
+_KO_ASKS_AFTER = re.compile(r"(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{2,4}?(?:이)?(?:\s?씨)?(?:는|은)\s+"
+                            r"(?:(?:요즘|요새|좀|다들)\s+)?(?:잘\s*(?:지내|있|살|다니)|괜찮|건강)|(?:좀|요즘|요새)\s+(?:어때|어떠)")
 # A yes/no question whose verb honours its subject ("건강검진은 받으셨어요?", "여행 준비는 다 되셨어요?")
 # asks after the listener or their elders (unless it names the asker's own: _KO_ASKER_OWN); the answer
 # ("네, 지난주에 받으셨어요") says nothing without it.
@@ -976,9 +981,10 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     question = _TEXTING_YOU.sub(lambda m: "your" if m.group(0).lower() == "ur" else "you", questions[-1])  # "what u up to?"
     if re.search(r"[가-힣]", question):
         predicate = question.rstrip("?!. ").rsplit(None, 1)[-1]  # (its last word: "어 이제 괜찮아 첫 출근 언제야?" asks no opinion)
-        if _KO_ASKER_OWN.search(question) or _KO_OPINION.search(predicate) or not (
+        after = _KO_ASKS_AFTER.search(question) is not None
+        if _KO_ASKER_OWN.search(question) or (_KO_OPINION.search(predicate) and not after) or not (
                 _KO_YOU.search(question) or _KO_ASKS.search(question) or _KO_HONOURS_LISTENER.search(predicate)
-                or _KO_TOPIC_ASKED.search(question)):
+                or _KO_TOPIC_ASKED.search(question) or after):
             return None
         # what it asks after the last laughter before it ("오빠 물놀이 좋아하잖아요 ㅋㅋ 서윤이는 ...?"), without
         # its lead ("ㅋㅋㅋ 아 근데 너 생일 다음주 아님?" -> "너 생일 다음주 아님")
@@ -1394,6 +1400,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                or ((answers or _KO_TURNS.match(sentence)) and _KO_HEARSAY.search(sentence) and not someone_else)
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or _SUBJECT_DROPPED.match(_after_lead(sentence))
+            or _EXPERT_TOLD_THEM.match(sentence) or _EXPERT_TOLD_THEM.match(_after_lead(sentence))
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs)
             and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
@@ -1554,11 +1561,18 @@ def _says_something(word: str) -> bool:
 
 # Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
 # tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
-_EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?"
-                          r"(?:doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
-                          r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant)"
+_EXPERT = (r"(?:doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
+           r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant)")
+_EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?" + _EXPERT +
                           r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
                           r"|started|referred|upped|increased|changed|checked)\b", re.IGNORECASE)
+# ... and news the visitor had from one of them, or from a school, bank or office of theirs, the
+# visitor unsaid ("dr hebert called. its basal cell", "the school called.", "and the feet, the doctor
+# say plantar fasciitis"): whose matter it is the message does not say; theirs, as the call was.
+_EXPERT_TOLD_THEM = re.compile(r"^(?:(?:and|but|so|then|now|finally)\s+)?(?:the\s+|my\s+|our\s+)?(?:" + _EXPERT[3:-1] +
+                               r"|school|bank|hospital|clinic|surgery|pharmacy|agency|landlord|insurance|insurers|council|garage|lab)"
+                               r"\s+(?:finally\s+|just\s+)?(?:said|says|say|told|called|rang|phoned|rung|emailed|texted|wrote)\b"
+                               r"(?!\s+(?:you|u|ya|him|her|them)\b)", re.IGNORECASE)
 
 
 def _says_two_things(content: list[str]) -> bool:
@@ -1823,7 +1837,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
-    known = {n.casefold() for n in theirs} | (asked_after(previous or "") - told_of)  # ... and whom they ask after
+    # ... and whom they ask after, with a question mark or, in Korean, by its ending ("수진이는 병원 일 힘들지 않대냐")
+    known = {n.casefold() for n in theirs} | ((asked_after(previous or "") | asked_after(" ".join(_questions(previous)))) - told_of)
     if asks_after_household(previous or ""):  # ("How are the kids?" - "Mason has his speech eval Thursday")
         known |= _names_in(text) - told_of
     found: list[FactCandidate | None] = [_name(text), _home(text), addressee]

@@ -579,7 +579,7 @@ _ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are
                           r"|say\s+(?:hi|hello)\s+to)\s+(?:(?i:little|old|young|wee)\s+)?([A-Z][a-z]+)\b")
 # ... and in Korean, by the name opening the question as its topic ("민호는 요즘 출장 안 가니?", "지영이는
 # 잘 지내?", "민호 씨는 요즘 어때?"; not "우리 민호는 ...", the asker's own)
-_KO_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?~]\s))([가-힣]{2,3}?)(?:이)?(?:\s?씨)?(?:는|은)\s[^?]*\?")
+_KO_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?~]\s))([가-힣]{2,4}?)(?:이)?(?:\s?씨)?(?:는|은)\s[^?]*\?")
 CALENDAR_WORDS = frozenset({*calendar.day_name, *calendar.month_name} - {""})
 
 
