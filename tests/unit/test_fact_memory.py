@@ -3030,3 +3030,6 @@ def test_rounds_97_100_days_after_a_comma_holidays_and_news_from_the_doctor():
     assert extract("회사 일이 많대요. 이번에 팀장 됐대요", march, "지훈이 왔었군요 ㅎㅎ") == []  # (asked nothing)
     assert extract("좋아요 ㅎㅎ 다음에 가볼게요", march, "주말에 한강 산책은 어떠세요?") == []  # (a suggestion, no ask-after)
     assert asked_after("다이스케는 요즘 뭐 해?") == {"다이스케"}  # (a name of four syllables, as Japanese ones are)
+    # love sent to their people, the names written small, is no fact
+    assert extract("kiss amara and tobi for me", march, "The kids are at my mom's") == []
+    assert extract("hug lola for me when she's back", march, "ok") == []

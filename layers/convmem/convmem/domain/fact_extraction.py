@@ -489,7 +489,7 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     # (texting writes the name small: "tell julien his cousin remy gonna make it up to him")
                     r"|(?!(?:the|a|an|my|our|me|us|it|that|this|everyone|everybody|anyone|someone|people|stories|lies|jokes|time"
                     r"|off|apart|myself|ourselves)\b)[a-z]{3,}\b(?=\s+(?:his|her|their|i|we|im|hi|hello|congrats|thanks|happy"
-                    r"|that|from)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+(?:hi|hello|hiya))\b"
+                    r"|that|from|for|and)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+(?:hi|hello|hiya))\b"
                     # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
                     r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
                     r"|(?i:kiss|hug)\s+(?i:everybody|everyone|all)\b"  # ("kiss everybody, and Bruno too")
