@@ -3033,3 +3033,23 @@ def test_rounds_97_100_days_after_a_comma_holidays_and_news_from_the_doctor():
     # love sent to their people, the names written small, is no fact
     assert extract("kiss amara and tobi for me", march, "The kids are at my mom's") == []
     assert extract("hug lola for me when she's back", march, "ok") == []
+
+
+def test_rounds_101_102_plans_passed_on_the_hour_of_a_day_and_gyeongsang_aiga():
+    december = datetime(2025, 12, 17, tzinfo=UTC)  # a Wednesday
+    # a plan of theirs passed on through someone is theirs, and the hour after a day dates it
+    told = extract("tell her we land saturday 9:15 at night, no need to wait up", december, "Mom keeps asking when you arrive")
+    assert told and "We land on Saturday 20 December 2025 9:15 at night" in told[0].statement
+    told = extract("tell marco i'm bringing the good olive oil from here", december, "ok")
+    assert [c.statement for c in told] == ["They're bringing the good olive oil from here (said 17 December 2025)"]
+    # ... not a feeling sent
+    assert extract("tell her I miss her", december, "Mom says hi") == []
+    assert extract("tell him I'm praying for him", december, "Dad's surgery is tomorrow") == []
+    # the day of a visit, and a weekday's night opening what happened then
+    assert fact_dates.resolve("the landlord came by monday with the new lease", december)[1] == "2025-12-15"
+    assert fact_dates.resolve("have it done by monday", december)[1] != "2025-12-15"
+    assert fact_dates.resolve("Sunday night in the kitchen I burnt my hand", december)[1] == "2025-12-14"
+    # Gyeongsang 아이가 after any past recalls a deed to the listener, no reaction
+    told = extract("어제 시장에서 지갑 잃어버렸다 아이가", december)
+    assert [c.statement for c in told] == ["2025년 12월 16일 시장에서 지갑 잃어버렸다 아이가"]
+    assert extract("그 집 국밥 좋다 아이가", december) == []

@@ -551,7 +551,8 @@ _EN_PARTIAL = re.compile(
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
-    r"|\s+[A-Z][a-z]+\s*[!,]))"  # (or the listener's name after it: "got the car Wednesday Morag!")
+    r"|\s+[A-Z][a-z]+\s*[!,]"  # (or the listener's name after it: "got the car Wednesday Morag!")
+    r"|\s+\d{1,2}(?::\d{2}|\s*(?:am|pm)\b)))"  # (or its hour: "we land saturday 11:40 at night", "fly friday 6am")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
     # of days: "Monday, Wednesday and Friday")
@@ -564,13 +565,16 @@ _EN_PARTIAL = re.compile(
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody)\s+[a-z]"
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
+    r"|(?:\s+(?:" + _DAYPART + r"))?\s+in\s+(?:the|my|our|a)\s"  # ("Monday night in the shower I felt a lump")
     r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
     # at the fair the burner quit", "finally died, monday on their way to winco"); not a day that names the date
     # or the holiday before it ("joining on 17 March, Monday", "keys 30th, Friday at 3pm") nor one of a list
     r"|(?<=[a-z],\s)(?<![Dd]ay,\s)(?<!\dst,\s)(?<!\dnd,\s)(?<!\drd,\s)(?<!\dth,\s)(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:at|i|we|he|she|they|my|our|me and|when|the|it|its|it['\u2019]s|there"
-    r"|on\s+(?:the|my|our|his|her|their)\s+way)\b))"
+    r"|on\s+(?:the|my|our|his|her|their)\s+way)\b)"
+    # ... or the day of a visit ("a guy came by friday with an offer"; "by friday" alone is a deadline)
+    r"|(?<=\bcame\sby\s)|(?<=\bcome\sby\s)|(?<=\bstopped\sby\s)|(?<=\bdropped\sby\s)|(?<=\bswung\sby\s)|(?<=\bpopped\sby\s))"
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"

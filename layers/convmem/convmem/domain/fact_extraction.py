@@ -196,7 +196,8 @@ _KO_NOT_PAST_SYLLABLE = "(?:(?<=고 했)|(?<=고했)|(?<=고 하셨)|(?<=고하�
 _KO_RECALLS = re.compile(r"잖아요?[.!~^ㅋㅎㅠㅜ\s]*$")
 # Gyeongsang 아이가 ("isn't it") reacts ("좋다 아이가"), except after a past deed it recalls to the listener
 # ("신암초 5년 채웠다 아이가": I've done five years, you know).
-_KO_NOT_PAST = "".join(f"(?<!{past}다 )(?<!{past}다)" for past in "었았였했됐웠켰쳤셨")
+# (any past: "개한테 물렸다 아이가", "차 샀다 아이가")
+_KO_NOT_PAST = f"(?<![{fact_dates.KO_PAST_SYLLABLES}]다 )(?<![{fact_dates.KO_PAST_SYLLABLES}]다)"
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
@@ -515,7 +516,7 @@ def _without_opening_aside(sentence: str) -> str:
     head, comma, rest = sentence.partition(", ")
     if (comma and len(head.split()) <= _ASIDE_WORDS and not re.search(r"[가-힣]", head)
             and not re.search(r"(?<=\s)(?!I\b|I')[A-Z]", head)  # (it names no one: "can't wait to see Paçoca, he's 12")
-            and ((_OPINION.search(head) and _I.search(rest)) or _REQUEST.search(head))):
+            and ((_OPINION.search(head) and _I.search(rest)) or (_REQUEST.search(head) and not _RELAYED_PLAN.match(head)))):
         return rest
     return sentence
 
@@ -829,6 +830,15 @@ _ASIDE_TO_THEM = re.compile(r"\s*\((?=[^()]*?" + _OTHER_PARTY.pattern + r")[^()]
 _KO_PAST_END = re.compile(r"(?<=[" + _PAST_SYLLABLES + r"]어)\s+(?=[가-힣\d])")
 
 
+# ... but a plan of theirs passed on through them is still the visitor's plan ("tell her we land saturday
+# 11:40 at night", "tell tito i'm bringing the pernil seasoning"): the plan without its "tell"; not a
+# feeling sent ("tell her I miss her", "tell him I'm proud of him", "tell him I'm making duas for him")
+_RELAYED_PLAN = re.compile(r"^(?:(?:and|but|so)\s+)?(?:tell|let)\s+(?:him|her|them|[A-Za-z][\w'-]+)\s+(?:know\s+)?(?:that\s+)?"
+                           r"(?!.*\bfor\s+(?:him|her|them)\b)(?=(?:i|i['\u2019]m|im|we|we['\u2019]re)\s+(?:(?!missing|thinking|praying|hoping|rooting|sending|loving)[a-z]{2,}ing"
+                           r"|land|arrive|fly|leave|get\s+in|come)\b|(?:i['\u2019]ll|ill|we['\u2019]ll)\s+(?:be|bring|come|fly|land|arrive|get)\b)",
+                           re.IGNORECASE)
+
+
 def _before_them(part: str) -> list[str]:
     """The Korean sentences of ``part`` run together after pasts (``_KO_PAST_END``), up to and with the
     first that names the other party (which the caller drops)."""
@@ -844,7 +854,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     if _ASKS_BY_ORDER.match(sentence.lstrip()):
         return None  # a question without its mark, the whole sentence ("does she need her own or does mine cover her")
     sentence = _ASIDE_TO_THEM.sub("", sentence)
-    parts = [p for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
+    parts = [_RELAYED_PLAN.sub("", p, count=1) for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence)
