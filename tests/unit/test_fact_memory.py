@@ -3053,3 +3053,15 @@ def test_rounds_101_102_plans_passed_on_the_hour_of_a_day_and_gyeongsang_aiga():
     told = extract("어제 시장에서 지갑 잃어버렸다 아이가", december)
     assert [c.statement for c in told] == ["2025년 12월 16일 시장에서 지갑 잃어버렸다 아이가"]
     assert extract("그 집 국밥 좋다 아이가", december) == []
+
+
+def test_rounds_103_104_when_before_a_dropped_subject_and_a_korean_day_after_its_news():
+    july = datetime(2025, 7, 22, tzinfo=UTC)  # a Tuesday
+    # texting puts when first, the subject left out: still theirs
+    told = extract("Tomorrow seeing the specialist about my hip. Bit nervous", july, "ok")
+    assert told and told[0].statement.startswith("On 23 July 2025 seeing the specialist")
+    told = extract("Summer working at the garden centre in Didsbury, pays alright", july, "ok")
+    assert [c.statement for c in told] == ["Summer working at the garden centre in Didsbury, pays alright (said 22 July 2025)"]
+    # a Korean day said alone after the news dates that news, not what follows it
+    told = extract("엄마 수술 날짜 잡혔어. 담주 목요일. 병원은 대전으로 가기로 했어", july, "와 잘됐네")
+    assert [c.statement for c in told][:1] == ["엄마 수술 날짜 잡혔어. 2025년 7월 31일"]

@@ -411,7 +411,9 @@ _FRAME = re.compile(
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
 _SUBJECT_DROPPED = re.compile(
-    r"^(?:just\s+|recently\s+|finally\s+|also\s+|still\s+|nearly\s+|almost\s+|only\s+|already\s+|never\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
+    # (after when, as texting puts it first: "Summer working at Nando's", "Today going for the scan")
+    r"^(?:(?:this\s+)?(?:summer|winter|spring|autumn|today|tonight|tomorrow|now)\s+)?"
+    r"(?:just\s+|recently\s+|finally\s+|also\s+|still\s+|nearly\s+|almost\s+|only\s+|already\s+|never\s+)?(?!(?:nothing|something|everything|anything|thing|being|morning|evening|sounds|looks|seems|won['\u2019]t)\b)"
     r"(?!(?:indeed|need|seed|speed|feed|hundred|sacred|naked|wicked|red|bed|shed|wed)\b)"
     r"(?:[a-z]{3,}ing|[a-z]{3,}ed|did|went|got|been|had|made|took|bought|found|met|learnt|spent|ran|gave|won|saw|drove|"
     r"swam|wrote|ate|sold|built|broke|lost|paid|caught|fell|grew|heard|sent|became|rode|left|kept|brought|told|taught|quit|born|planning|"
@@ -1423,8 +1425,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         continues = follows and bool((not own and _GOES_ON.match(sentence) and not someone_else) or (not korean and _POINTS_BACK.match(sentence))
                                      or (not korean and last is not None and _ENDS_ON_IT.match(sentence))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
-                                     # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday")
+                                     # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday"),
+                                     # or only its day, as Korean adds it ("엄마 수술 날짜 잡혔어. 담주 목요일")
                                      or (not own and last is not None and when is not None and not someone_else)
+                                     or (korean and last is not None and when is not None and fact_dates.only_a_day(sentence, said_at))
                                      # what goes on about what was asked, after a thin answer ("Ronnie still your
                                      # gaffer?" - "still there. ronnie's dad started it with one wagon in 1978")
                                      or (held is not None and held[3] and asked is not None
