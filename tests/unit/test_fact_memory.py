@@ -3065,3 +3065,18 @@ def test_rounds_103_104_when_before_a_dropped_subject_and_a_korean_day_after_its
     # a Korean day said alone after the news dates that news, not what follows it
     told = extract("엄마 수술 날짜 잡혔어. 담주 목요일. 병원은 대전으로 가기로 했어", july, "와 잘됐네")
     assert [c.statement for c in told][:1] == ["엄마 수술 날짜 잡혔어. 2025년 7월 31일"]
+
+
+def test_rounds_105_106_korean_questions_whether_they_did_it_and_janya():
+    june = datetime(2025, 6, 16, tzinfo=UTC)  # a Monday
+    # a 반말 question whether they did it, "you" unsaid, makes the thin answer theirs and says what it answers
+    told = extract("두 번 갔다. 한마음상담소", june, "알았어.. 상담은 다녀왔어?")
+    assert [c.statement for c in told] == ["상담은 다녀왔어? 두 번 갔다. 한마음상담소 (2025-06-16에 말함)"]
+    assert asked_of_them("우리 콩이는 밥 먹었어?") is None  # (the asker's own)
+    # ~잖냐 recalls a deed to the listener ("you know"), it asks nothing
+    told = extract("그저께 대전 가서 아빠 검사 같이 들어갔잖냐", june, "오빠 잘 들어갔어?")
+    assert told and "2025년 6월 14일 대전 가서 아빠 검사 같이 들어갔잖냐" in told[0].statement
+    # England's bank holiday Monday: the coming one of four a year, or the one gone when the tense says so
+    assert fact_dates.resolve("the new chef starts bank holiday monday", datetime(2025, 4, 27, tzinfo=UTC))[1] == "2025-05-05"
+    assert fact_dates.resolve("bank holiday monday we had a bbq at my sisters", june)[1] == "2025-05-26"
+    assert fact_dates.resolve("shop is shut bank holiday Monday", datetime(2025, 8, 10, tzinfo=UTC))[1] == "2025-08-25"

@@ -478,7 +478,10 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
 # ... and American ones on a weekday of their month: the nth (a 4th Thursday), or the last (-1)
 _WEEKDAY_HOLIDAYS = {"thanksgiving": (11, 3, 4), "memorial day": (5, 0, -1), "labor day": (9, 0, 1),
                      "father's day": (6, 6, 3), "fathers day": (6, 6, 3)}
-_HOLIDAY_NAMES = "|".join(sorted([*_HOLIDAYS, *_WEEKDAY_HOLIDAYS], key=len, reverse=True))
+# ... and England's bank holiday Mondays, any of four a year (Easter Monday, the first and last Mondays of May,
+# the last of August): "starts bank holiday monday" is the next of them, "bank holiday monday we had a bbq" the last
+_BANK_HOLIDAY_MONDAYS = ("bank holiday monday", "bank holiday mon")
+_HOLIDAY_NAMES = "|".join(sorted([*_HOLIDAYS, *_WEEKDAY_HOLIDAYS, *_BANK_HOLIDAY_MONDAYS], key=len, reverse=True))
 _KO_HOLIDAYS = {"삼일절": (3, 1), "어린이날": (5, 5), "어버이날": (5, 8), "스승의 날": (5, 15), "스승의날": (5, 15), "현충일": (6, 6),
                 "제헌절": (7, 17), "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9), "크리스마스": (12, 25),
                 "성탄절": (12, 25), "크리스마스이브": (12, 24), "크리스마스 이브": (12, 24)}
@@ -888,13 +891,16 @@ _HOLIDAY_AHEAD = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan|maybe|m
                             r"book|booked|booking|until|till)\b", re.IGNORECASE)
 
 
-def _holiday_on(name: str) -> Callable[[int], date]:
-    """The day of a holiday in a given year."""
+def _holiday_on(name: str) -> Callable[[int], list[date]]:
+    """The days of a holiday in a given year (one, but for the bank holiday Mondays)."""
+    if name in _BANK_HOLIDAY_MONDAYS:
+        return lambda year: [easter(year) + timedelta(days=1), _nth_weekday(year, 5, 0, 1), _nth_weekday(year, 5, 0, -1),
+                             _nth_weekday(year, 8, 0, -1)]
     if name in _WEEKDAY_HOLIDAYS:
         month, weekday, nth = _WEEKDAY_HOLIDAYS[name]
-        return lambda year: _nth_weekday(year, month, weekday, nth)
+        return lambda year: [_nth_weekday(year, month, weekday, nth)]
     month, day = _HOLIDAYS[name]
-    return (lambda year: easter(year) + timedelta(days=month)) if day == 0 else (lambda year: date(year, month, day))
+    return (lambda year: [easter(year) + timedelta(days=month)]) if day == 0 else (lambda year: [date(year, month, day)])
 
 
 def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] | None = None) -> tuple[str, str]:
@@ -904,7 +910,9 @@ def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] |
     ``beside``: a weekday (or "day") and "before" or "after" ("the Friday before Christmas", "the day
     after Boxing Day"): that day next to it."""
     on = _holiday_on(name)
-    days = [on(year) for year in (said.year - 1, said.year, said.year + 1)]
+    if past is None and name in _BANK_HOLIDAY_MONDAYS:
+        past = False  # (weeks apart, not months: the coming one, unless the tense says it is gone)
+    days = [d for year in (said.year - 1, said.year, said.year + 1) for d in on(year)]
     found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
     if beside is None:
         return f"{string.capwords(name)} ({day_text(found)})", found.isoformat()

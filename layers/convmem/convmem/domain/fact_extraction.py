@@ -759,7 +759,7 @@ _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무�
 # wondering, ~려나 and ~ㄹ까 ("두부 멀미 안 하려나", "뭐 먹을까").
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
                               r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$"
-                              r"|(?<=[가-힣])(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone, ~려나 wonders
+                              r"|(?<=[가-힣])(?<!잖)(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone (not ~잖냐, "you know"), ~려나 wonders
                               r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$"  # and so does ~ㄹ까
                               r"|(?:^|\s)(?:어때|어땠어|어떰|어떠냐)요?[.!~^ㅋㅎ\s]*$"  # and "how is it" ("정관 집 어때")
                               # ... and 반말's ~니 after a past or a plain verb ("시험 잘 봤니", "일요일에도 하니",
@@ -922,7 +922,11 @@ _KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|�
 # 괜찮아?"): not an opinion asked (unless it names the asker's own: _KO_ASKER_OWN), nor a suggestion ("산책은
 # 어떠세요?" asks no "좀" or "요즘")
 _KO_ASKS_AFTER = re.compile(r"(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{2,4}?(?:이)?(?:\s?씨)?(?:는|은)\s+"
-                            r"(?:(?:요즘|요새|좀|다들)\s+)?(?:잘\s*(?:지내|있|살|다니)|괜찮|건강)|(?:좀|요즘|요새)\s+(?:어때|어떠)")
+                            r"(?:(?:요즘|요새|좀|다들)\s+)?(?:잘\s*(?:지내|있|살|다니)|괜찮|건강)|(?:좀|요즘|요새)\s+(?:어때|어떠)"
+                            # ... or whether they did it, asked in 반말 without "you" ("상담은 다녀왔어?", "병원은 갔냐?")
+                            # (not how they found it, their opinion: "제주도는 어땠어?")
+                            r"|(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{1,6}(?:은|는)\s+(?:[가-힣]+\s+)?(?!어땠|좋았|재밌|재미있|괜찮았)"
+                            r"[가-힣]*[" + _PAST_SYLLABLES + r"](?:어|냐|니|나)\s*\?")
 # A yes/no question whose verb honours its subject ("건강검진은 받으셨어요?", "여행 준비는 다 되셨어요?")
 # asks after the listener or their elders (unless it names the asker's own: _KO_ASKER_OWN); the answer
 # ("네, 지난주에 받으셨어요") says nothing without it.
