@@ -1579,15 +1579,15 @@ def _says_something(word: str) -> bool:
 
 # Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
 # tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
-_EXPERT = (r"(?:doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
-           r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant)")
-_EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?" + _EXPERT +
+_EXPERTS = (r"doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
+            r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant")
+_EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?:" + _EXPERTS + r")"
                           r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
                           r"|started|referred|upped|increased|changed|checked)\b", re.IGNORECASE)
 # ... and news the visitor had from one of them, or from a school, bank or office of theirs, the
 # visitor unsaid ("dr hebert called. its basal cell", "the school called.", "and the feet, the doctor
 # say plantar fasciitis"): whose matter it is the message does not say; theirs, as the call was.
-_EXPERT_TOLD_THEM = re.compile(r"^(?:(?:and|but|so|then|now|finally)\s+)?(?:the\s+|my\s+|our\s+)?(?:" + _EXPERT[3:-1] +
+_EXPERT_TOLD_THEM = re.compile(r"^(?:(?:and|but|so|then|now|finally)\s+)?(?:the\s+|my\s+|our\s+)?(?:" + _EXPERTS +
                                r"|school|bank|hospital|clinic|surgery|pharmacy|agency|landlord|insurance|insurers|council|garage|lab)"
                                r"\s+(?:finally\s+|just\s+)?(?:said|says|say|told|called|rang|phoned|rung|emailed|texted|wrote)\b"
                                r"(?!\s+(?:you|u|ya|him|her|them)\b)", re.IGNORECASE)
