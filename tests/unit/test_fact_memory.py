@@ -3019,7 +3019,7 @@ def test_rounds_97_100_days_after_a_comma_holidays_and_news_from_the_doctor():
     # news from their doctor, their school or the garage is theirs, the visitor unsaid
     told = extract("dr okoro called. its a cyst, nothing to worry", march, "Yeah a little. What's going on")
     assert [c.statement for c in told] == ["Dr okoro called. Its a cyst, nothing to worry (said 12 March 2025)"]
-    told = extract("the school called. they found him smoking behind the gym", march, "How are the boys?")
+    told = extract("the school called. they found him smoking behind the gym", march, "Busy day here, the shop was packed")
     assert told and "found him smoking behind the gym" in told[0].statement
     told = extract("and the knee, the physio says it's the meniscus.", march, "lol ok")
     assert told and "the physio says it's the meniscus" in told[0].statement
