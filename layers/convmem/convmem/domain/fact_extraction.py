@@ -437,6 +437,13 @@ def _after_lead(sentence: str) -> str:
     return sentence[lead.end():] if lead else ""
 
 
+def _begins_with(sentence: str, *patterns: re.Pattern[str]) -> bool:
+    """Whether ``sentence`` opens on one of ``patterns``, itself or after its verbless lead
+    (``_after_lead``): "got the keys", "All good, got the keys"."""
+    rest = _after_lead(sentence)
+    return any(p.match(sentence) or (rest and p.match(rest)) for p in patterns)
+
+
 # A request to the agent ("Please change the address") or a wish for the other party ("Take care")
 # is what they want done, not who they are.
 _REQUEST = re.compile(
@@ -1415,8 +1422,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                # or turning to news of their own: "그리고 PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대")
                or ((answers or _KO_TURNS.match(sentence)) and _KO_HEARSAY.search(sentence) and not someone_else)
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
-            _FIRST_PERSON.search(sentence) or _SUBJECT_DROPPED.match(sentence) or _SUBJECT_DROPPED.match(_after_lead(sentence))
-            or _EXPERT_TOLD_THEM.match(sentence) or _EXPERT_TOLD_THEM.match(_after_lead(sentence))
+            _FIRST_PERSON.search(sentence) or _begins_with(sentence, _SUBJECT_DROPPED, _EXPERT_TOLD_THEM)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs)
             and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
