@@ -930,7 +930,8 @@ _KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|�
 # 어떠세요?" asks no "좀" or "요즘")
 _KO_ASKS_AFTER = re.compile(r"(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{2,4}?(?:이)?(?:\s?씨)?(?:는|은)\s+"
                             r"(?:(?:요즘|요새|좀|다들)\s+)?(?:잘\s*(?:지내|있|살|다니)|괜찮|건강)|(?:좀|요즘|요새)\s+(?:어때|어떠)"
-                            # ... or whether they did it, asked in 반말 without "you" ("상담은 다녀왔어?", "병원은 갔냐?")
+                            # ... or whether they did it or have it, asked in 반말 without "you" ("상담은 다녀왔어?",
+                            # "병원은 갔냐?", "헬멧은 있어?": its past syllables keep 있 and 겠, unlike KO_PAST_SYLLABLES)
                             # (not how they found it, their opinion: "제주도는 어땠어?")
                             r"|(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{1,6}(?:은|는)\s+(?:[가-힣]+\s+)?(?!어땠|좋았|재밌|재미있|괜찮았)"
                             r"[가-힣]*[" + _PAST_SYLLABLES + r"](?:어|냐|니|나)\s*\?")
