@@ -563,12 +563,14 @@ _EN_PARTIAL = re.compile(
     r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b|\s+(?:coming|going|driving|flying|walking|getting)\s+(?:back|home)\b"
     r"|\s+on\s+(?:the|my|our|his|her|their)\s+way\b)"
     r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's", "Wednesday on the way home")
-    r"(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
+    r"(?:(?:\s+(?:" + _DAYPART + r"))?,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
-    r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody)\s+[a-z]"
+    r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
+    r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+[a-z]"  # ("friday night a man in bed 12 code", "thursday night one of my patients fell")
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
-    r"|(?:\s+(?:" + _DAYPART + r"))?\s+in\s+(?:the|my|our|a)\s"  # ("Monday night in the shower I felt a lump")
+    r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d)"  # ("Monday night in the shower I felt a lump",
+    # "saturday on the day shift, a man slid down the bed")
     r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
     # at the fair the burner quit", "finally died, monday on their way to winco"); not a day that names the date
@@ -744,9 +746,12 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
 
 # A verb whose past is its present, after one person who did it and before what it was done to:
 # past ("Gabe hit his first home run", "she cut her hair"; "they hit the road" may be either).
-_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom))"
+_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom"
+                        r"|somebody|someone|nobody|everybody|everyone))"
                         r"\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
                         r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d))"
+                        # ... and a hurt of one's own, "i" or "we" ("tuesday i hurt my back": no one plans one)
+                        r"|\b(?:I|i|[Ww]e)\s+(hurt|hit)(?=\s+(?:my|our)\s)"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
                         r"|\b(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)\s+(quit|cut)(?=\s+(?:on|out)\b)")
 
@@ -768,7 +773,7 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
     end = len(text) if hi is None else hi
-    out = [m.start(1) if m.group(1) else m.start(2) for m in _SAME_PAST.finditer(text, lo, end)]
+    out = [m.start(m.lastindex or 0) for m in _SAME_PAST.finditer(text, lo, end)]
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
     for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()

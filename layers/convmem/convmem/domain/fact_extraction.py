@@ -16,6 +16,7 @@ never a fact about the visitor; small talk ("I know, right?", "I'm so glad") is 
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Collection
 from datetime import datetime
@@ -185,7 +186,8 @@ _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희
 _FINAL_N = fact_dates.ending_in(4)  # 한, 건, 좋은
 _FINAL_L = fact_dates.ending_in(8)  # 할, 먹을
 _KO_GUESS = r"(?<=[가-힣])나\s*(?:봐|봐요|보다|보네|보네요|봅니다)|(?<=[" + _FINAL_N + r"])가\s*(?:봐|봐요|보다|보네|보네요|봅니다)"
-_HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])래요|달래요"  # (보낼래요: what they will do; 달래요: asked for)
+_HEARSAY_ENDINGS = (r"다던데|라던데|다더라|라더라|다더라고|라더라고|대요|[했한된는았었였셨갔왔]대|(?<![" + _FINAL_L + r"])(?<![" + fact_dates.KO_PAST_SYLLABLES + r"]드)래요|달래요"  # (보낼래요: what they will do;
+                    # 달래요: asked for; 강원도's ~었드래요 tells: "그저께 중고로 하나 들였드래요")
                     # 카더라: 경상도 (not "할라칸다": I mean to); ~다네: "they say", 해야 한다네; ~라네 after a noun too ("디스크라네")
                     r"|카더라|카던데|(?<![" + _FINAL_L + r"]라)칸다|카네|(?<=[한된간온는])다네|(?<=[가-힣])라네"
                     r"|(?<=[가-힣][다라])\s?(?:고\s?)?하(?:네|더군|더구먼)")  # ... and as the old say it: "높게 나왔다 하네", "8.6이라 하더군"
@@ -219,6 +221,20 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
 # 클러치가 나갔네"), not praise ("잘했네").
 _KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎㅋㅠㅜ\s]*$")  # ("그저께 원고를 택배로 부쳤네")
+
+
+def _told_in_hage(sentence: str, heard: frozenset[str]) -> bool:
+    """Whether a past ending in ~네 tells at length what the visitor did, as the old write 하게체 ("그랜저는
+    중고상에 삼백만 원을 받고 넘겼네", "매실나무 다섯 그루에서 두 말 남짓 땄네"): five content words or more,
+    not echoing what was just heard; not praise of, or relief at, the listener's ("벌써 많이 컸네", "시험 잘
+    봤네", "다행이다 콩이 고생했네")."""
+    return (bool(_KO_DATED_NEWS.search(sentence)) and len(set(_content(sentence))) >= 5 and not _echoes(sentence, heard)
+            and not _KO_PRAISED.search(sentence))
+
+
+_KO_PRAISED = re.compile(r"다행|고생|수고|축하|잘했|잘\s*봤|벌써|엊그제|성공했|겄")  # (겄: a guess, 좋아허겄네)
+
+
 _KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^ㅎㅋㅠㅜ\s]*$")
 # Laughter opening a sentence reacts to what was just said ("ㅋㅋㅋ 리트리버 체력은 못 이김"), unless
 # the sentence names its own time: then it is news told with a laugh ("ㅋㅋ 지난주 금요일이 마지막 출근이었어요").
@@ -376,7 +392,8 @@ _NOT_A_NAME = relevance.STOP_WORDS | frozenset(relevance._IRREGULAR) | frozenset
     "if unless though although whether once til till until since as after before because maybe "
     "think thought guess reckon hope know knew mean wish bet suppose swear "
     "more less much most many very really quite pretty rather even ever than only enough around "
-    "from by into onto near without through across behind under beside between among".split())
+    "from by into onto near without through across behind under beside between among".split()) | {
+    d.lower() for d in calendar.day_name}  # ("tuesday i hurt my back": the day it was, no one addressed)
 
 
 # A small word opening a message, or a sentence in it, before "i" or "it" ("mo its lorraines birthday
@@ -1017,6 +1034,7 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
     question = _ASKS_POLITELY.sub("", question)  # ("What's the TA job, if you don't mind me asking?")
+    question = re.sub(r"^(?i:and)\s+(?=[A-Z])", "about ", question)  # ("And Jason?": asked about Jason)
     if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question) or _names_another(question, theirs)
             or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
@@ -1182,9 +1200,19 @@ def _dictated(text: str, names: frozenset[str] = frozenset()) -> str:
     return "\n".join(out)
 
 
+# Korean words of one syllable that say nothing of their own (a Korean noun of one, "차", "집", "약", does)
+_KO_SMALL_WORDS = frozenset("좀 또 더 잘 꼭 다 막 왜 뭐 뭘 난 넌 나 너 저 제 내 네 그 이 것 거 게 걸 건 수 때 안 못 참 꽤 늘 곧 걍 "
+                            "응 예 음 아 어 오 와 헐 휴 쫌 딱 확 쭉 푹 싹 함 됨 임 중 등 번 명 분 시 일 월 년 원 살 대 쯤 뿐 만 날 듯 "
+                            "해 돼 됐 한 할 될 된 간 갈 온 올 본 볼 줄 줘 준 잠 양 채 "
+                            "봄 옴 감 줌 삼 씀 둠".split())  # (and 음슴체's verbs: "시험 봄", "집에 옴")
+
+
 def _content(sentence: str) -> list[str]:
-    """A sentence's content words (stemmed), its dates left out."""
-    return [t for t in relevance.words(_DATES.sub(" ", sentence)) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit())]
+    """A sentence's content words (stemmed), its dates left out: not a letter alone, but a Korean noun
+    of one syllable, standing as a word, is one ("어제 차 샀어"; not the 모 of "6모")."""
+    plain = _DATES.sub(" ", sentence)
+    alone = set(re.findall(r"(?<!\w)[가-힣](?!\w)", plain)) - _KO_SMALL_WORDS
+    return [t for t in relevance.words(plain) if t not in _NOT_TOPIC and (len(t) > 1 or t.isdigit() or t in alone)]
 
 
 def _echoes(sentence: str, heard: frozenset[str]) -> bool:
@@ -1382,8 +1410,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             (bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
             or (bool(_NEWS_LEAD.match(opener)) and re.search(r"[:,\u2013\u2014-]\s*\w", opener) is not None and not _news_lead_only(opener))))
         news_of_theirs = news_of_theirs or (lead and n > 0)
-        if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence))):
-            sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead
+        if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence)) or not re.search(r"\w", sentence)):
+            sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead; "I told you!": a frame
         answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence:
             release()
@@ -1411,7 +1439,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
         own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence)) or (
-                   not ((_KO_REACTION.search(sentence) and not (when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence))))
+                   not ((_KO_REACTION.search(sentence) and not ((when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence)))
+                                                                 or _told_in_hage(sentence, heard)))
                         or (_KO_REACTION_OPENS.match(sentence) and when is None)
                         # (a past recalled right after a question to them is of their matter: "8강도 대단한데?? 테니스
                         # 시작한 지 1년밖에 안 됐잖아")

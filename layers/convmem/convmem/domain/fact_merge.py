@@ -575,8 +575,10 @@ _WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I|(?i:them)
 # alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
 # someone who knows them, never introduced them as "my son Jack". (Not "How was X?": a trip or a
 # day, "How was Jeju?", "How was Hogmanay?")
-_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are|did)|what\s+about|did|has|is|was|does|tell|give"
-                          r"|say\s+(?:hi|hello)\s+to)\s+(?:(?i:little|old|young|wee)\s+)?([A-Z][a-z]+)\b")
+_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are|did)|what\s+about|about|and|did|has|is|was|does|tell|give"
+                          r"|say\s+(?:hi|hello)\s+to|(?:wait\s+)?who['\u2019]?s|who\s+(?:is|was))\s+(?:(?i:little|old|young|wee)\s+)?([A-Z][a-z]+)\b"
+                          # ... or after how it goes for them ("How's work going for Trevor?", "How are things with Mia?")
+                          r"|(?:^|(?<=[.!?]\s))(?i:how)\b[^.!?]{0,40}?\s(?i:for|with)\s+([A-Z][a-z]+)\s*\?")
 # ... and in Korean, by the name opening the question as its topic ("민호는 요즘 출장 안 가니?", "지영이는
 # 잘 지내?", "민호 씨는 요즘 어때?"; not "우리 민호는 ...", the asker's own)
 _KO_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?~]\s))([가-힣]{2,4}?)(?:이)?(?:\s?씨)?(?:는|은)\s[^?]*\?")
@@ -598,8 +600,8 @@ def asks_after_household(text: str) -> bool:
 def asked_after(text: str) -> set[str]:
     """The names (case folded) ``text``, the other party's, asks after or sends word to (``_ASKED_AFTER``);
     not a day, a month or a word of speech ("Is Tuesday ok?", "Did Any of it help?")."""
-    return {m.group(1).casefold() for m in _ASKED_AFTER.finditer(text)
-            if m.group(1) not in CALENDAR_WORDS and m.group(1).lower() not in relevance.STOP_WORDS} | {
+    return {name.casefold() for m in _ASKED_AFTER.finditer(text) if (name := m.group(1) or m.group(2))
+            not in CALENDAR_WORDS and name.lower() not in relevance.STOP_WORDS} | {
         m.group(1) for m in _KO_ASKED_AFTER.finditer(text)}
 
 
