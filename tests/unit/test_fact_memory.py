@@ -3128,3 +3128,7 @@ def test_rounds_111_114_a_korean_noun_of_one_syllable_the_old_ones_hage_and_gang
     # 강원도's ~었드래요 tells (it is no hearsay, ~더래요)
     [came] = extract("어제 부동산서 펜션 보러 사람 왔드래요", thursday, "그런가봐 ㅋㅋ 근데 완전 재밌었대")
     assert came.when == "2025-08-27"
+    # 경상도 asks by ~나 after a past, 있 or 없 ("차는 나왔나"): the answer is framed by it and kept
+    [car] = extract("담주 금요일 출고란다. 대리점서 연락왔다", datetime(2025, 7, 2, tzinfo=UTC), "차는 나왔나")
+    assert car.when == "2025-07-11" and car.statement.startswith("차는 나왔나?")
+    assert asked_of_them("그 사람 재주 많네") is None and asked_of_them("병원은 가봤나") is not None
