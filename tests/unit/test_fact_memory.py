@@ -3096,6 +3096,11 @@ def test_rounds_107_110_a_weekday_before_whoever_it_happened_to_a_hurt_of_ones_o
     assert fact_dates.resolve("Tuesday I hurt my back", sunday)[1] == "2025-09-09"
     assert fact_dates.resolve("someone hit my car thursday", sunday)[1] == "2025-09-11"
     assert fact_dates.resolve("tuesday i cut the cake", sunday)[1] == "2025-09-16"  # (a plan may be)
+    # "come" after one person or thing, before the day, is the South's and the islands' past
+    assert fact_dates.resolve("the letter come friday", sunday)[1] == "2025-09-12"
+    assert fact_dates.resolve("she come home saturday with the baby", sunday)[1] == "2025-09-13"
+    assert fact_dates.resolve("when she come saturday we go to the market", sunday)[1] == "2025-09-20"
+    assert fact_dates.resolve("the auditors come monday", sunday)[1] == "2025-09-15"  # (they: a plan may be)
     # a day texted small before "i" is the day, not whom they text
     [hurt] = [c for c in extract("me, i in pain boy. tuesday i hurt my back boosting a big patient up in the bed", sunday)
               if "back" in c.statement]

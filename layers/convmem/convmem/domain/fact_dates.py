@@ -752,6 +752,11 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d))"
                         # ... and a hurt of one's own, "i" or "we" ("tuesday i hurt my back": no one plans one)
                         r"|\b(?:I|i|[Ww]e)\s+(hurt|hit)(?=\s+(?:my|our)\s)"
+                        # ... and "come" after one person or thing, before the day, as the South and the islands say
+                        # its past ("the letter come friday", "she come home saturday"); not after when, if or a modal
+                        r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
+                        r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|(?i:the|my|his|her|our|their)\s+[a-z]+(?<!s))\s+(come)"
+                        r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
                         r"|\b(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)\s+(quit|cut)(?=\s+(?:on|out)\b)")
 
