@@ -3137,3 +3137,24 @@ def test_rounds_111_114_a_korean_noun_of_one_syllable_the_old_ones_hage_and_gang
     [car] = extract("담주 금요일 출고란다. 대리점서 연락왔다", datetime(2025, 7, 2, tzinfo=UTC), "차는 나왔나")
     assert car.when == "2025-07-11" and car.statement.startswith("차는 나왔나?")
     assert asked_of_them("그 사람 재주 많네") is None and asked_of_them("병원은 가봤나") is not None
+
+
+def test_rounds_115_118_none_in_years_a_crew_that_hit_a_day_before_its_past_and_names_texted_small_after_the_kids():
+    july = datetime(2025, 7, 17, tzinfo=UTC)  # a Thursday
+    # "in two years" after a perfect that says none: how long, not when ("in 2027" it was)
+    assert fact_dates.resolve("I haven't been there in two years", july)[1] is None
+    assert fact_dates.resolve("never seen him make a brew in 40 year", july)[1] is None
+    assert fact_dates.resolve("he'll retire in two years", july)[1] == "2027"
+    assert fact_dates.resolve("if not go down in 3 month she have to start insulin", july)[1] == "2025-10"
+    # one thing or crew that did it, in a verb whose past is its present, did it ("hits" were it now)
+    assert fact_dates.resolve("big news. the well crew hit water Monday. 640 feet down", july)[1] == "2025-07-14"
+    # a day after what it dates, before its past ("the MRI friday showed"), or before "is" ("this Sat is shearing")
+    assert fact_dates.resolve("the MRI friday showed herniated disc", july)[1] == "2025-07-11"
+    assert fact_dates.resolve("and this Sat is sheep shearing up at camp", july)[1] == "2025-07-19"
+    # the Fourth of July by name, and a weekday beside it
+    assert fact_dates.resolve("my eye surgery is the Wednesday after the Fourth of July", datetime(2025, 6, 19, tzinfo=UTC)) == (
+        "my eye surgery is the Wednesday after the Fourth of July (9 July 2025)", "2025-07-09")
+    # names texted small after "how are the kids" are the visitor's children
+    told = extract("abdullahi is at the U doing computer engineering, says its hard but he's fine. nasra has a game friday vs "
+                   "north, she's point guard now mashallah", july, "ok mama 😂 how are the kids")
+    assert any("point guard" in c.statement for c in told)

@@ -12,7 +12,6 @@ import calendar
 import functools
 import itertools
 import re
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -108,7 +107,11 @@ def _weekday(said: date, weekday: int, direction: int) -> date:
 # A superlative or a first before "in 10 years" counts back over them, to no day ("the hottest day in 5 years").
 _COUNTS_BACK = re.compile(r"\b(?:(?!(?:harvest|test|rest|interest|contest|nest|chest|forest|vest|west|guest|request|quest|protest"
                           r"|invest|digest|suggest|arrest|attest|honest|modest)\b)[a-z]+est|best|worst|most|least|first(?: time)?"
-                          r"|only time|ever)(?:\s+[a-z]+){0,2}\s+$", re.IGNORECASE)
+                          r"|only time|ever)(?:\s+[a-z]+){0,2}\s+$"
+                          # ... or none in it ("I haven't been there in two years", "hasn't had a drink in six months")
+                          r"|\b(?:haven['\u2019]?t|hasn['\u2019]?t|hadn['\u2019]?t|didn['\u2019]?t|(?:have|has|had|did)\s+not|never|no)\b"
+                          r"(?:\s+[\w'\u2019]+){0,5}\s+$",
+                          re.IGNORECASE)
 
 
 def _weekend(said: date, offset: int) -> tuple[str, str]:
@@ -469,7 +472,7 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              # national days on a fixed date, as the English-speaking world names them
              "st patrick's day": (3, 17), "st patricks day": (3, 17), "paddy's day": (3, 17), "paddys day": (3, 17),
              "waitangi day": (2, 6), "anzac day": (4, 25), "australia day": (1, 26), "canada day": (7, 1),
-             "independence day": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
+             "independence day": (7, 4), "the fourth of july": (7, 4), "fourth of july": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
              "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11),
              "human rights day": (3, 21), "freedom day": (4, 27), "youth day": (6, 16), "women's day": (8, 9),
              "heritage day": (9, 24), "day of reconciliation": (12, 16),
@@ -553,6 +556,7 @@ _EN_PARTIAL = re.compile(
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
+    r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+[A-Z][a-z]+\s*[!,]"  # (or the listener's name after it: "got the car Wednesday Morag!")
     r"|\s+\d{1,2}(?::\d{2}|\s*(?:am|pm)\b)))"  # (or its hour: "we land saturday 11:40 at night", "fly friday 6am")
@@ -583,7 +587,7 @@ _EN_PARTIAL = re.compile(
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
-    r"(?=[,.!?;:]|\s*$|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but)\b)"
+    r"(?=[,.!?;:]|\s*$|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but|is|was)\b)"  # ("this Sat is sheep shearing")
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
@@ -757,6 +761,9 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
                         r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|(?i:the|my|his|her|our|their)\s+[a-z]+(?<!s))\s+(come)"
                         r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
+                        # ... and one thing or crew that did it ("the well crew hit water Monday": "hits" were it now)
+                        r"|\b(?i:the|my|our|his|her|their)\s+(?:[a-z]+\s+)?[a-z]+(?<!s)(?<!\bthe\sone)\s+(hit|cut|put|set|let|shut|cost)"
+                        r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|water|oil|gold|\d))"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
                         r"|\b(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)\s+(quit|cut)(?=\s+(?:on|out)\b)")
 
@@ -913,6 +920,11 @@ def _holiday_on(name: str) -> Callable[[int], list[date]]:
     return (lambda year: [easter(year) + timedelta(days=month)]) if day == 0 else (lambda year: [date(year, month, day)])
 
 
+def _holiday_title(name: str) -> str:
+    """A holiday's name as it is written ("Boxing Day", "the Fourth of July", "Day of Reconciliation")."""
+    return " ".join(w if w in ("of", "the") else w.capitalize() for w in name.split())
+
+
 def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] | None = None) -> tuple[str, str]:
     """A holiday's day: the one gone by (``past``), the coming one (False), or the nearer (None):
     a holiday is far apart from its next, so "got it for my ps5 for christmas" on 2 January and
@@ -925,11 +937,11 @@ def _holiday(name: str, said: date, past: bool | None, beside: tuple[str, str] |
     days = [d for year in (said.year - 1, said.year, said.year + 1) for d in on(year)]
     found = min((d for d in days if past is None or (d <= said if past else d >= said)), key=lambda d: abs((d - said).days))
     if beside is None:
-        return f"{string.capwords(name)} ({day_text(found)})", found.isoformat()
+        return f"{_holiday_title(name)} ({day_text(found)})", found.isoformat()
     weekday, side = beside
     step = -1 if side == "before" else 1
     d = found + timedelta(days=step) if weekday == "day" else _weekday(found, _WEEKDAYS.index(weekday), step)
-    return f"the {weekday if weekday == 'day' else weekday.capitalize()} {side} {string.capwords(name)} ({day_text(d)})", d.isoformat()
+    return f"the {weekday if weekday == 'day' else weekday.capitalize()} {side} {_holiday_title(name)} ({day_text(d)})", d.isoformat()
 
 
 def _nth_of(year: int, month: int, nth: int) -> date | None:

@@ -1245,6 +1245,17 @@ def _names_in(text: str) -> set[str]:
             and w.lower() not in relevance.STOP_WORDS}
 
 
+# A word texted small opening a sentence or clause, before what it did or is ("abdullahi is at the U",
+# "nasra has a game friday"): a name, when it is no word of speech (``_small_name``).
+_SMALL_SUBJECT = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\n))([a-z]{3,12})(?:['\u2019]s)?\s+(?=(?:is|was|has|had|got|gets|starts|started|plays|played"
+                            r"|made|makes|won|lost|passed|failed|finished|says|said|went|goes|wants|loves|turned|turns)\b)")
+
+
+def _small_subjects(text: str) -> set[str]:
+    """The names texted small that open a sentence or clause of ``text`` (``_SMALL_SUBJECT``)."""
+    return {m.group(1) for m in _SMALL_SUBJECT.finditer(text) if _small_name(m.group(1))}
+
+
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
     """Whether ``clause`` opens on one of ``names`` ("Cian's band is good", "poor Biscuit", "I love
     Biscuit walks")."""
@@ -1895,8 +1906,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     # ... and whom they ask after, with a question mark or, in Korean, by its ending ("수진이는 병원 일 힘들지 않대냐")
     known = {n.casefold() for n in theirs} | ((asked_after(previous or "") | asked_after(" ".join(_questions(previous)))) - told_of)
-    if asks_after_household(previous or ""):  # ("How are the kids?" - "Mason has his speech eval Thursday")
-        known |= _names_in(text) - told_of
+    if asks_after_household(previous or ""):  # ("How are the kids?" - "Mason has his speech eval Thursday", "nasra has a game friday")
+        known |= (_names_in(text) | _small_subjects(text)) - told_of
     found: list[FactCandidate | None] = [_name(text), _home(text), addressee]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
