@@ -472,7 +472,8 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": 
              # national days on a fixed date, as the English-speaking world names them
              "st patrick's day": (3, 17), "st patricks day": (3, 17), "paddy's day": (3, 17), "paddys day": (3, 17),
              "waitangi day": (2, 6), "anzac day": (4, 25), "australia day": (1, 26), "canada day": (7, 1),
-             "independence day": (7, 4), "the fourth of july": (7, 4), "fourth of july": (7, 4), "juneteenth": (6, 19), "bonfire night": (11, 5), "guy fawkes night": (11, 5),
+             "independence day": (7, 4), "the fourth of july": (7, 4), "fourth of july": (7, 4), "juneteenth": (6, 19),
+             "bonfire night": (11, 5), "guy fawkes night": (11, 5),
              "remembrance day": (11, 11), "veterans day": (11, 11), "veterans' day": (11, 11),
              "human rights day": (3, 21), "freedom day": (4, 27), "youth day": (6, 16), "women's day": (8, 9),
              "heritage day": (9, 24), "day of reconciliation": (12, 16),

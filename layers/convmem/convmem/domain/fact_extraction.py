@@ -223,6 +223,9 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
 _KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎㅋㅠㅜ\s]*$")  # ("그저께 원고를 택배로 부쳤네")
 
 
+_KO_PRAISED = re.compile(r"다행|고생|수고|축하|잘했|잘\s*봤|벌써|엊그제|성공했|겄")  # (겄: a guess, 좋아허겄네)
+
+
 def _told_in_hage(sentence: str, heard: frozenset[str]) -> bool:
     """Whether a past ending in ~네 tells at length what the visitor did, as the old write 하게체 ("그랜저는
     중고상에 삼백만 원을 받고 넘겼네", "매실나무 다섯 그루에서 두 말 남짓 땄네"): five content words or more,
@@ -230,9 +233,6 @@ def _told_in_hage(sentence: str, heard: frozenset[str]) -> bool:
     봤네", "다행이다 콩이 고생했네")."""
     return (bool(_KO_DATED_NEWS.search(sentence)) and len(set(_content(sentence))) >= 5 and not _echoes(sentence, heard)
             and not _KO_PRAISED.search(sentence))
-
-
-_KO_PRAISED = re.compile(r"다행|고생|수고|축하|잘했|잘\s*봤|벌써|엊그제|성공했|겄")  # (겄: a guess, 좋아허겄네)
 
 
 _KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^ㅎㅋㅠㅜ\s]*$")
@@ -1204,9 +1204,9 @@ def _dictated(text: str, names: frozenset[str] = frozenset()) -> str:
 
 # Korean words of one syllable that say nothing of their own (a Korean noun of one, "차", "집", "약", does)
 _KO_SMALL_WORDS = frozenset("좀 또 더 잘 꼭 다 막 왜 뭐 뭘 난 넌 나 너 저 제 내 네 그 이 것 거 게 걸 건 수 때 안 못 참 꽤 늘 곧 걍 "
-                            "응 예 음 아 어 오 와 헐 휴 쫌 딱 확 쭉 푹 싹 함 됨 임 중 등 번 명 분 시 일 월 년 원 살 대 쯤 뿐 만 날 듯 "
+                            "응 예 음 아 어 오 와 헐 휴 쫌 딱 확 쭉 푹 싹 중 등 번 명 분 시 일 월 년 원 살 대 쯤 뿐 만 날 듯 "
                             "해 돼 됐 한 할 될 된 간 갈 온 올 본 볼 줄 줘 준 잠 양 채 "
-                            "봄 옴 감 줌 삼 씀 둠".split())  # (and 음슴체's verbs: "시험 봄", "집에 옴")
+                            "함 됨 임 봄 옴 감 줌 삼 씀 둠".split())  # (and 음슴체's verbs: "시험 봄", "집에 옴")
 
 
 def _content(sentence: str) -> list[str]:
