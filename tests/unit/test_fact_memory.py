@@ -3158,3 +3158,20 @@ def test_rounds_115_118_none_in_years_a_crew_that_hit_a_day_before_its_past_and_
     told = extract("abdullahi is at the U doing computer engineering, says its hard but he's fine. nasra has a game friday vs "
                    "north, she's point guard now mashallah", july, "ok mama 😂 how are the kids")
     assert any("point guard" in c.statement for c in told)
+
+
+def test_rounds_119_122_a_small_name_before_its_past_weeks_from_tonight_and_a_weekday_of_next_week():
+    def day(text: str, said: str) -> str | None:
+        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
+    # a weekday opening a sentence before a name texted small and its past; one that quit on a day
+    assert day("monday night yer had kidney stone. she was crying in the bathroom", "2025-03-27") == "2025-03-24"
+    assert day("bad news, chong quit tuesday", "2025-05-03") == "2025-04-29"
+    assert day("gonna quit friday", "2025-05-03") == "2025-05-09"  # (a plan)
+    # weeks from tonight, as from today; a weekday "of next week", "of last week"
+    assert day("flight is three weeks from tonight", "2025-05-02") == "2025-05-23"
+    assert day("also first clinical is wednesday of next week!!!!", "2025-08-19") == "2025-08-27"
+    assert fact_dates.resolve("the tuesday of last week we went", datetime(2025, 8, 19, tzinfo=UTC))[0] == (
+        "on Tuesday 12 August 2025 we went")
+    # "this sat" before where or what after it ("this sat in ludlow", "this fri after my 8am")
+    assert day("nicky has the tournament this sat in ludlow", "2025-07-14") == "2025-07-19"
+    assert day("we leave for pcb this fri after my 8am", "2025-03-02") == "2025-03-07"

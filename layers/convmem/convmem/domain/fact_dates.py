@@ -145,7 +145,7 @@ _EN = re.compile(
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
     # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)|from\s+the day(?!\s+(?:before|after|of|that|when|i|we|he|she|they|you)\b)"
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|tonight|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)|from\s+the day(?!\s+(?:before|after|of|that|when|i|we|he|she|they|you)\b)"
     r"|from\s+now|(?:from\s+|on\s+)?(?:this\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)
@@ -176,7 +176,7 @@ _EN = re.compile(
     # "last week Thursday", "next week Tuesday" (South African, Irish): that day of that week
     r"|(?P<wkrel>last|next|this)\s+week\s+(?P<wkday>" + "|".join(_WEEKDAYS) + r")"
     # ... and the day first ("Thursday last week", "Tuesday next week", "Saturday this week")
-    r"|(?P<wkday_first>" + "|".join(_WEEKDAYS) + r")\s+(?P<wkrel_after>last|next|this)\s+week\b"
+    r"|(?:the\s+)?(?P<wkday_first>" + "|".join(_WEEKDAYS) + r")\s+(?:of\s+)?(?P<wkrel_after>last|next|this)\s+week\b"  # (and "wednesday of next week")
     # "last Tuesday but one" (British): the one before the last
     r"|last\s+(?P<but_one>" + "|".join(_WEEKDAYS) + r")\s+but\s+one\b"
     # "Thursday gone", "friday just gone" (Irish, British): the last one
@@ -261,7 +261,7 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["wk_from"]:
         start = m["wk_from"].lower()
         base = (_weekday(said, _weekday_number(m["wk_day"]), 1) if m["wk_day"]
-                else said + timedelta(days=0 if start.endswith(("today", "now", "day")) else 1))
+                else said + timedelta(days=0 if start.endswith(("today", "tonight", "now", "day")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"] or "a", "week", 1)[1]))
     if m["ago_day"]:  # (said on that weekday, "two weeks ago Sunday" is two weeks ago to the day)
         wanted = _weekday_number(m["ago_day"])
@@ -574,6 +574,8 @@ _EN_PARTIAL = re.compile(
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
     r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+[a-z]"  # ("friday night a man in bed 12 code", "thursday night one of my patients fell")
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
+    # ... or a name texted small and its past ("monday night yer had kidney stone")
+    r"|(?:\s+(?:" + _DAYPART + r"))?\s+[a-z]{3,12}\s+(?:had|got|was|went|did|took|came|fell|[a-z]{2,}ed)\b"
     r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d)"  # ("Monday night in the shower I felt a lump",
     # "saturday on the day shift, a man slid down the bed")
     r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
@@ -588,7 +590,8 @@ _EN_PARTIAL = re.compile(
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
-    r"(?=[,.!?;:]|\s*$|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but|is|was)\b)"  # ("this Sat is sheep shearing")
+    r"(?=[,.!?;:]|\s*$|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but|is|was|in|after|before|for|with)\b)"  # ("this Sat is
+    # sheep shearing", "this sat in ludlow", "this fri after my 8am")
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
@@ -762,6 +765,9 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
                         r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|(?i:the|my|his|her|our|their)\s+[a-z]+(?<!s))\s+(come)"
                         r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
+                        # ... and a name texted small, opening its clause, that quit on a day ("bad news, chong quit tuesday")
+                        r"|(?:^|(?<=[.!?,]\s))(?!(?:gonna|wanna|gotta|will|must|might|could|would|should|cant|dont|may|and|then|just)\b)"
+                        r"[a-z]{3,12}\s+(quit)(?=\s+(?:on\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and one thing or crew that did it ("the well crew hit water Monday": "hits" were it now)
                         r"|\b(?i:the|my|our|his|her|their)\s+(?:[a-z]+\s+)?[a-z]+(?<!s)(?<!\bthe\sone)\s+(hit|cut|put|set|let|shut|cost)"
                         r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|water|oil|gold|\d))"
