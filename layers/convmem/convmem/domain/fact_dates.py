@@ -568,15 +568,16 @@ _EN_PARTIAL = re.compile(
     r"(?:\s+(?:out|off|back|home)\s+(?:of|from|to)\b|\s+(?:coming|going|driving|flying|walking|getting)\s+(?:back|home)\b"
     r"|\s+on\s+(?:the|my|our|his|her|their)\s+way\b)"
     r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's", "Wednesday on the way home")
-    r"(?:(?:\s+(?:" + _DAYPART + r"))?,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|(?:\s+(?:" + _DAYPART + r"))?\s+(?:[iI]|we|he|she|they|my|our|me and"
+    # (each after its part of the day or none: "Thursday morning I got the email")
+    r"(?:(?:\s+(?:" + _DAYPART + r"))?(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:[iI]|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
-    r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
+    r"|\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
     r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+[a-z]"  # ("friday night a man in bed 12 code", "thursday night one of my patients fell")
-    r"|(?:\s+(?:" + _DAYPART + r"))?\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
+    r"|\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
     # ... or a name texted small and its past ("monday night yer had kidney stone")
-    r"|(?:\s+(?:" + _DAYPART + r"))?\s+[a-z]{3,12}\s+(?:had|got|was|went|did|took|came|fell|[a-z]{2,}ed)\b"
-    r"|(?:\s+(?:" + _DAYPART + r"))?\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d)"  # ("Monday night in the shower I felt a lump",
+    r"|\s+[a-z]{3,12}\s+(?:had|got|was|went|did|took|came|fell|[a-z]{2,}ed)\b"
+    r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
     # "saturday on the day shift, a man slid down the bed")
     r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
@@ -754,25 +755,28 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
 
 # A verb whose past is its present, after one person who did it and before what it was done to:
 # past ("Gabe hit his first home run", "she cut her hair"; "they hit the road" may be either).
+# (one thing of theirs, not many: "the letter", "my engine"; and what a deed is done to: "his", "a", "me")
+_ONE_THING = r"(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)"
+_DONE_TO_WHOM = r"his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d"
 _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom"
                         r"|somebody|someone|nobody|everybody|everyone))"
                         r"\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
-                        r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d))"
+                        r"(?=\s+(?:" + _DONE_TO_WHOM + r"))"
                         # ... and a hurt of one's own, "i" or "we" ("tuesday i hurt my back": no one plans one)
                         r"|\b(?:I|i|[Ww]e)\s+(hurt|hit)(?=\s+(?:my|our)\s)"
                         # ... and "come" after one person or thing, before the day, as the South and the islands say
                         # its past ("the letter come friday", "she come home saturday"); not after when, if or a modal
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
-                        r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|(?i:the|my|his|her|our|their)\s+[a-z]+(?<!s))\s+(come)"
+                        r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|" + _ONE_THING + r")\s+(come)"
                         r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and a name texted small, opening its clause, that quit on a day ("bad news, chong quit tuesday")
                         r"|(?:^|(?<=[.!?,]\s))(?!(?:gonna|wanna|gotta|will|must|might|could|would|should|cant|dont|may|and|then|just)\b)"
                         r"[a-z]{3,12}\s+(quit)(?=\s+(?:on\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and one thing or crew that did it ("the well crew hit water Monday": "hits" were it now)
                         r"|\b(?i:the|my|our|his|her|their)\s+(?:[a-z]+\s+)?[a-z]+(?<!s)(?<!\bthe\sone)\s+(hit|cut|put|set|let|shut|cost)"
-                        r"(?=\s+(?:his|her|its|it|a|an|the|my|our|their|him|me|us|them|water|oil|gold|\d))"
+                        r"(?=\s+(?:" + _DONE_TO_WHOM + r"|water|oil|gold))"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
-                        r"|\b(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)\s+(quit|cut)(?=\s+(?:on|out)\b)")
+                        r"|\b" + _ONE_THING + r"\s+(quit|cut)(?=\s+(?:on|out)\b)")
 
 
 # The present perfect of a deed, as learners tell one done on a day ("I have been at the doctor on
