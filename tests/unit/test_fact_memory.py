@@ -3175,3 +3175,51 @@ def test_rounds_119_122_a_small_name_before_its_past_weeks_from_tonight_and_a_we
     # "this sat" before where or what after it ("this sat in ludlow", "this fri after my 8am")
     assert day("nicky has the tournament this sat in ludlow", "2025-07-14") == "2025-07-19"
     assert day("we leave for pcb this fri after my 8am", "2025-03-02") == "2025-03-07"
+
+
+def test_rounds_123_130_bare_pasts_a_progressive_without_its_subject_and_this_week_said_on_a_sunday():
+    def day(text: str, said: str) -> str | None:
+        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
+    # a verb left bare after one person or thing, before the weekday, is past (creoles, learners) ...
+    assert day("an Savi wah a weekend. Tiger eat a chicken bone Friday night", "2025-02-09") == "2025-02-07"
+    assert day("Natasha have de baby Wednesday night 11:40, 7 pound 3 ounce", "2025-06-27") == "2025-06-25"
+    assert day("I buy the Honda Fit Thursday. Smitty check it top to bottom", "2025-06-07") == "2025-06-05"
+    # ... but not what one has to come, "this" day, a timetable, on a condition, or more than one
+    assert day("Mom have her surgery Friday", "2025-02-09") == "2025-02-14"
+    assert day("She send me for a breathing test at Stepping Hill this Wednesday", "2025-03-16") == "2025-03-19"
+    assert day("Hana finish Grade 2 on Friday", "2025-06-23") == "2025-06-27"
+    assert day("then if she says yes we call Cheryl at Amarillo National Monday", "2025-05-28") == "2025-06-02"
+    assert day("I fly Friday", "2025-06-07") == "2025-06-13"
+    # an h dropped ("'is") is no "is"; a progressive without its subject, right before the day, is to come
+    assert day("ere an our Kieran passed 'is theory test on Tuesday, 47 out of 50", "2025-02-20") == "2025-02-18"
+    assert day("flyin Tuesday, Kieran's droppin us at Birmingham at 5 in the mornin", "2025-10-23") == "2025-10-28"
+    assert day("Coming in from camp Sunday in the dark and the wheel got bent on a stump", "2025-04-10") == "2025-04-06"
+    # a weekday where to ("goin Thursday to the one at the church hall"), not a span
+    assert day("me an Lorraine am goin Thursday to the one at the church hall", "2025-01-19") == "2025-01-23"
+    assert day("I work monday to friday", "2025-01-19") is None
+    # said on a Sunday, "this week" is the one it begins, unless told in the past; weekdays counted back
+    assert day("interview's thursday this week. nervous as", "2025-06-22") == "2025-06-26"
+    assert day("I went thursday this week", "2025-06-22") == "2025-06-19"
+    assert day("took it two saturdays ago. 3 hours bro", "2025-04-24") == "2025-04-12"
+
+
+def test_rounds_123_130_a_neighbour_next_door_whose_advice_it_followed_and_a_cheer_before_their_news():
+    june = datetime(2025, 6, 20, tzinfo=UTC)
+    # a neighbour named by where they live is one of theirs, and their news then is the visitor's world
+    told = extract("no. had a ham sandwich and watched the harbor. bev shepard next door brung over a whoopie pie", june, "did u go to moms?")
+    assert [c.statement for c in told if c.key.startswith("people.")] == ["Their neighbour is called Bev"]
+    assert any("haddock chowder" in c.statement for c in extract(
+        "well alright\nbev made haddock chowder and brung it over. wicked good", june, "lol we bought one", theirs=["bev"]))
+    assert not [c for t in ("the lady next door has a dog", "Popped next door for tea") for c in extract(t, june) if c.key.startswith("people.")]
+    # whose advice it followed is a frame, the deed theirs ("like u said", "like you and Ma been on me about")
+    told = extract("every mornin. got the Omron cuff from Meijer for $49 like u said. been checkin it at night", june, "u taking the medicine?")
+    assert any("Meijer" in c.statement and "like u" not in c.statement for c in told)
+    told = extract("So I finally went to the doctor yesterday after shift like you and Ma been on me about and bro my pressure was "
+                   "158 over 96", june, "what's up")
+    assert any("158 over 96" in c.statement and c.when == "2025-06-19" for c in told)
+    # the figure a thin deed came to goes with it
+    assert any("bloods" in c.statement and "39" in c.statement for c in extract("got my bloods done too. HbA1c's down to 39", june))
+    # a cheer before the other party's news is no lead for what follows ("서아 너무 예뻐요": theirs)
+    assert extract("와아아아 선생님!!!! 축하해요!!!! 🎉🎉🎉\n서아 너무 예뻐요 ㅠㅠ", june, "마리셀 씨, 우리 서아 태어났어요. 지난 화요일에.") == []
+    # a verb's ~아야 is no address ("가봐야 안다": only going will tell)
+    assert not [c for c in extract("가봐야 안다 걱정 마래이", june, "그라믄 당신은 우짜노") if c.key == "agent.name"]

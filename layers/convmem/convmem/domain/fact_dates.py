@@ -149,6 +149,8 @@ _EN = re.compile(
     r"|from\s+now|(?:from\s+|on\s+)?(?:this\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)
+    # ... and by the weekday counted back ("took it two saturdays ago": the Saturday before last)
+    r"|(?P<wdago_n>" + _N + r")\s+(?P<wdago_day>" + "|".join(_WEEKDAYS) + r")s\s+ago\b"
     r"|(?P<ago_n>" + _N + r")\s+(?:(?:weeks?|wks?)\s+ago\s+(?P<ago_day>" + "|".join(_WEEKDAYS) + r")"
     r"|(?P<ago_unit>" + _UNIT + r")s?\s+ago\s+(?P<ago_from>today|yesterday))"
     # ... and the day first ("Tuesday week", "Thursday fortnight": a week or two after the coming one)
@@ -263,6 +265,9 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
         base = (_weekday(said, _weekday_number(m["wk_day"]), 1) if m["wk_day"]
                 else said + timedelta(days=0 if start.endswith(("today", "tonight", "now", "day")) else 1))
         return _day(base + timedelta(weeks=2 if m["fortnight"] else _counted(m["wk_n"] or "a", "week", 1)[1]))
+    if m["wdago_day"]:
+        last = _weekday(said, _weekday_number(m["wdago_day"]), -1)
+        return _day(last - timedelta(weeks=_counted(m["wdago_n"], "week", 1)[1] - 1))
     if m["ago_day"]:  # (said on that weekday, "two weeks ago Sunday" is two weeks ago to the day)
         wanted = _weekday_number(m["ago_day"])
         last = said if said.weekday() == wanted else _weekday(said, wanted, -1)
@@ -306,6 +311,11 @@ def _resolve_en(m: re.Match[str], said: date) -> tuple[str, str] | None:
     if m["wkday"] or m["wkday_first"]:
         day, rel = (m["wkday"], m["wkrel"]) if m["wkday"] else (m["wkday_first"], m["wkrel_after"])
         d = _day_of_week(said, {"last": -1, "next": 1, "this": 0}[rel.lower()], _weekday_number(day))
+        if (rel.lower() == "this" and said.weekday() == 6 and d < said
+                and not _past_at(m.string, *_clause(m.string, m.start(), m.end()))):
+            # (said on a Sunday, "this week" is the one it begins, as a calendar that starts on Sunday
+            # has it: "interview's thursday this week. nervous as"; not one told in the past)
+            d += timedelta(weeks=1)
         return f"on {day.capitalize()} {day_text(d)}", d.isoformat()
     if m["but_one"]:
         d = _weekday(said, _weekday_number(m["but_one"]), -1) - timedelta(weeks=1)
@@ -556,6 +566,8 @@ _EN_PARTIAL = re.compile(
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
+    # (or where to: "me an Lorraine am goin Thursday to the one at the church hall"; not "monday to friday")
+    r"|to\s+(?:the|a|an|my|our|his|her|their|see|get|pick|visit|meet)"
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
@@ -699,7 +711,7 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 # this thursday", "I went on monday and I'm seeing them again on friday").
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}(?<!\bon)(?<!\bOn)")
-_PRESENT_EN = re.compile(r"\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
+_PRESENT_EN = re.compile(r"(?<!['\u2019])\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
                          r"|['\u2019](?:re|m)\b"  # (not a possessive's: "went to Dan's on saturday")
                          # ... but a thing's 's right before the day it names is "is": "the funeral's Wednesday"
                          # (not someone's place, "round at Kirsty's Sunday")
@@ -725,6 +737,14 @@ _DROPPED_BE = re.compile(r"\b(?:i|we|they|he|she|u|you|yall|y'all)\s+(?:still\s+
                          r"sting|swing|cling|fling|sling|ceiling|building|sibling|pudding|darling)\b)[a-z]{2,}ing\b", re.IGNORECASE)
 
 
+# ... and with its subject left out too, opening the clause right before the day ("flyin Tuesday,
+# Kieran's droppin us at Birmingham", "moving in saturday"): an arrangement, as "I'm flying Tuesday" is;
+# not a scene set on a day gone ("Coming in from camp Sunday in the dark, the wheel got bent").
+_OPENS_ON_DOING = re.compile(r"(?:^|(?<=[.!?,;:\n])|(?<=[.!?,;:\n]\s))(?:just\s+|still\s+|now\s+)?(?-i:[a-z]{2,}(?:ing|in['\u2019]?))"
+                             r"(?:\s+(?:in|out|off|up|back|home|over|down|away))?(?=\s+(?:on\s+|this\s+|next\s+)?(?:"
+                             + _WEEKDAY_NAMES + r"|tomorrow|tmrw|tonight)\b)", re.IGNORECASE)
+
+
 def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None, coming: bool = False) -> bool | None:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
@@ -734,7 +754,7 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
     has a tense and the day stands alone ("5 August." opening the news). ``coming``: a day that is
     to come unless its own clause says otherwise ("I booked the test!! this Sat, at the centre")."""
     lo, hi = _clause(text, start, end)
-    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)]
+    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _OPENS_ON_DOING, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)]
     # (a past inside what reads to come is part of it, "Shazia's booked us in"; and not the day itself, "this Sat")
     marks = sorted([*((a, False) for a, _ in to_come),
                     *((i, True) for i in _past_at(text, lo, hi) if not start <= i < end and not any(a <= i < b for a, b in to_come))],
@@ -793,10 +813,40 @@ _DONE_TO = re.compile(r"\s+(?:it|them|him|her|me|us|the|a|an|my|his|our|their)\b
 _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECASE)
 
 
+# A verb left bare after one person or thing, which English would give an -s were it now ("Tiger eat a
+# chicken bone Friday night", "Natasha have de baby Wednesday night", "de boiler dead Sunday night"):
+# the past, as creoles and learners tell it (Guyanese, Jamaican, Liberian, Hmong English), before the
+# weekday it names (not the verbs that tell a timetable: start, finish, leave). Not after whatever makes
+# a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
+_BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
+                        r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
+                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?i:the|de|di|my|me|mi|our|his|her)\s+[a-z]{3,}(?<!s))\s+"
+                        r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
+                        r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text)"
+                        # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
+                        # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
+                        r"|\b(?:I|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
+                        r"|send|give|tell|catch|win|bring|carry))\b"
+                        r"(?!(?<=have)\s+(?:(?:her|his|the|de|di|a|an)\s+)?(?:[A-Za-z]+\s+){0,2}?(?:surgery|operation|op|appointment|appt"
+                        r"|interview|exam|test|scan|meeting|class|game|match|party|shift|school|lesson|lessons|practice|training)\b)"  # (what
+                        # one has to come: "Mom have her surgery Friday", or each week: "she have Japanese Saturday school")
+                        # (not "this Wednesday", the coming one though what led to it is past: "She send me for a
+                        # breathing test at Stepping Hill this Wednesday")
+                        r"(?=[^.!?;\n]*?(?<!this\s)(?<!next\s)(?<!coming\s)\b(?i:" + "|".join(_WEEKDAYS) + r")\b)")
+_ON_A_CONDITION = frozenset("if unless once when whenever".split())  # ("then if she says yes we call Cheryl Monday")
+_MAKES_BARE = frozenset("and an & let lets make makes made help helps helped see saw watch watched hear heard have has had to will would "
+                        "shall should can could may might must gonna wanna gotta go did do does didnt doesnt dont didn't doesn't don't "
+                        "if when till until before after once as please also just then".split())  # ("long as she get she money Friday")
+
+
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
     end = len(text) if hi is None else hi
     out = [m.start(m.lastindex or 0) for m in _SAME_PAST.finditer(text, lo, end)]
+    for m in _BARE_PAST.finditer(text, lo, end):
+        before = re.findall(r"[\w'&]+", text[: m.start()].lower())
+        if not set(before[-2:]) & _MAKES_BARE and not set(before[-6:]) & _ON_A_CONDITION:
+            out.append(m.start(m.lastindex or 0))
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
     for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()

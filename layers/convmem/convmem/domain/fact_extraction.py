@@ -423,7 +423,11 @@ _FRAME = re.compile(
     # anyone's "you" in an idiom ("he'd herd the grandchildren if you let him"), not the listener's
     r"|if\s+you\s+let\s+(?:him|her|them|it)|you\s+never\s+know|you'd\s+think|as\s+you\s+do|mind\s+you"
     # ... and what heads off the listener's question ("rocky's fine before you ask")
-    r"|before\s+(?:you|u)\s+ask|in\s+case\s+(?:you|u)(?:'re|\s+are|\s+were)\s+wondering|if\s+(?:you|u)\s+must\s+know)\b",
+    r"|before\s+(?:you|u)\s+ask|in\s+case\s+(?:you|u)(?:'re|\s+are|\s+were)\s+wondering|if\s+(?:you|u)\s+must\s+know"
+    # ... and whose advice it followed ("got the Omron cuff from Meijer like u said", "went to the doctor
+    # like you and Ma been on me about"): the deed is theirs
+    r"|(?:,\s*)?(?:just\s+)?(?:like|as)\s+(?:you|u|ya|yu|yuh)(?:\s+and\s+\w+)?\s+(?:said|say|told\s+(?:me|us)|tell\s+me|suggested"
+    r"|recommended|asked|wanted|been\s+(?:\w+\s+){0,3}?about))\b",
     re.IGNORECASE,
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
@@ -623,6 +627,10 @@ _KO_BARE_WORD = re.compile(r"[가-힣]{2,4}(?<![은는이가을를에도의로�
 _KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|아까|방금|지금|이번|지난|다음|주말|근데|그런데|아니|그럼|그래서|그리고"
                           r"|그나저나|아무튼|암튼|사실|솔직히|드디어|결국|진짜|정말|일단|그냥|우와|대박)\W)"
                           + _KO_BARE_WORD.pattern + r"\s*[,.!~]+\s+(?=\S)")
+# ... and an exclamation, alone or before whom they call ("와아아아 선생님!!!!", "헐 누나", "꺄아아악 딸"):
+# a cheer for what they just told, no news to be completed by what follows ("서아 너무 예뻐요").
+_KO_EXCLAIMED = re.compile(r"(?:와[아앙악]*|우와+|헐+|꺄[아악]*|캬+|헉+|대박|아이고+|어머나?|세상에|축하해요|축하해|축하드려요)"
+                           r"(?:\s+[가-힣]{1,4})?[\s.!~ㅠㅜㅋㅎ]*")
 # A Korean clause that ends in thanks, in any form ("여러모로 고마웠습니다", "아무튼 오늘 고마웠어요"):
 # to the listener, it tells nothing of the visitor (what came before it in the sentence still may).
 _KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감사합|감사드)[가-힣]*[.!~^ㅎㅋㅠㅜ\s]*$")
@@ -714,8 +722,30 @@ def _relation_fact(relation: str, name: str) -> FactCandidate:
     return FactCandidate(key=normalise_key(key), value=name, statement=f"Their {relation} is called {name}")
 
 
-def _slot_people(text: str) -> list[FactCandidate]:
+# A neighbour named by where they live, opening a clause ("bev shepard next door brung over a whoopie
+# pie", "Mavis next door's cat went missing"): one of their people, whose news is then theirs. Not
+# whoever else lives there ("the lady next door", "me mum across the road") nor whoever went there.
+_NEIGHBOUR_RE = re.compile(r"(?:^|(?<=[.!?,;:]\s)|(?<=\n)|(?<=\band\s)|(?<=\ban\s))((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Za-z][a-z'-]{2,})(?:\s+([A-Za-z][a-z'-]{2,}))??"
+                           r"(?=(?:['\u2019]s)?\s+(?:next\s+door|across\s+the\s+(?:road|street|hall|way|landing)|over\s+the\s+road)\b)")
+_NOT_A_NEIGHBOUR = frozenset("lady guy man woman couple family people folks kid kids boy girl bloke fella feller gal dude lad lads chap "
+                             "house place flat unit apartment one ones neighbour neighbours neighbor neighbors old new nice".split()) | frozenset(
+    _RELATIONS.split("|"))
+
+
+def _neighbours(text: str) -> list[FactCandidate]:
     out = []
+    for m in _NEIGHBOUR_RE.finditer(text):
+        words = [w for w in m.groups() if w]
+        # (a name texted small is no word of speech nor a verb's form; a capitalised one, as a sentence opens
+        # on one, no past nor -ing: "Popped next door", but "Mavis next door")
+        if all((w.lower() not in _NOT_A_NAME and not re.search(r"(?:ed|ing|ly)$", w) if w[0].isupper() else _small_name(w))
+               and w.lower() not in _NOT_A_NEIGHBOUR for w in words):
+            out.append(_relation_fact("neighbour", words[0] if words[0][0].isupper() else words[0].capitalize()))
+    return out
+
+
+def _slot_people(text: str) -> list[FactCandidate]:
+    out = _neighbours(text)
     for m in _RELATION_RE.finditer(text):
         relation, name = " ".join(m.group(1).lower().split()), m.group(2)
         if name in _PLACEHOLDER_NAMES:
@@ -1354,6 +1384,12 @@ def _asks_or_names_them(text: str, called: Collection[str]) -> bool:
             or any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in called))
 
 
+# A sentence about someone else ("she's 92 now", "Wambui closes on 5/12 so she'll be home") or told to
+# the other party ("Doh stay by Mannie's Bar till 2"): no figure of theirs.
+_SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b|^(?:don['\u2019]?t|doh|do not|never|please|make sure)\b",
+                           re.IGNORECASE)
+
+
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
@@ -1423,7 +1459,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             (bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
             or (bool(_NEWS_LEAD.match(opener)) and re.search(r"[:,\u2013\u2014-]\s*\w", opener) is not None and not _news_lead_only(opener))))
         news_of_theirs = news_of_theirs or (lead and n > 0)
-        if sentence and (_VOCATIVE.fullmatch(sentence) or (lead and _news_lead_only(sentence)) or not re.search(r"\w", sentence)):
+        if sentence and (_VOCATIVE.fullmatch(sentence) or _KO_EXCLAIMED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
+                         or not re.search(r"\w", sentence)):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead; "I told you!": a frame
         answers, answering = answering and bool(sentence), answering and not sentence
         if not sentence:
@@ -1493,6 +1530,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # "Daijoubu!! Ultrasound show it is just a cyst")
                                      or (not korean and held is not None and held[3] and not _says_two_things(held[1])
                                          and not _OTHER_PARTY.search(sentence)
+                                         and not _echoes(sentence, heard) and not _opens_on(sentence, others))
+                                     # ... and the figure a thin deed of theirs came to ("got my bloods done. HbA1c's
+                                     # down to 39", "weighed in this morning. 92.4"), of no one else
+                                     or (not korean and held is not None and not held[3] and bool(held[1]) and not own
+                                         and re.search(r"\d", sentence) is not None and len(sentence.split()) <= _LEAD_WORDS
+                                         and not _OTHER_PARTY.search(sentence) and not _SOMEONE_ELSE.search(sentence)
                                          and not _echoes(sentence, heard) and not _opens_on(sentence, others))
                                      or elaborates)
         told_plainly = any(line in told for told in plain)
@@ -1782,6 +1825,9 @@ def _closed(syllable: str) -> bool:
     return (ord(syllable) - 0xAC00) % 28 != 0
 
 
+_KO_VERB_BEFORE_YA = "봐해와워줘돼써려겨쳐져혀"
+
+
 def _called(text: str, previous: str | None) -> FactCandidate | None:
     """The name the visitor calls whom they text (``_GREETED``, ``_KO_CALLED``), as ``agent.name``: a
     greeting opening the message or a sentence ("Hi Bea, it's Peggy", "... says. ta Morag"), not one
@@ -1794,7 +1840,8 @@ def _called(text: str, previous: str | None) -> FactCandidate | None:
         if word in _KO_NOT_CALLED or set(word) <= set("하허흐히호후"):  # (a laugh, "하하,", is no name)
             return None
         if vocative in ("아", "야"):
-            name = word if len(word) == 2 and _closed(word[-1]) == (vocative == "아") else None
+            # (not a verb's ~아야/~어야, "only once it is done": "가봐야 안다", "해봐야 안다")
+            name = word if len(word) == 2 and _closed(word[-1]) == (vocative == "아") and word[-1] not in _KO_VERB_BEFORE_YA else None
         elif vocative:  # (set off, or opening the conversation: "순자씨 성가대 ..." is said of her)
             name = word + vocative if len(word) >= 2 and (mark or previous is None) else None
         else:  # a bare word is an address only where a conversation opens on it, set off
