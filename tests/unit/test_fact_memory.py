@@ -3190,6 +3190,9 @@ def test_rounds_123_130_bare_pasts_a_progressive_without_its_subject_and_this_we
     assert day("Hana finish Grade 2 on Friday", "2025-06-23") == "2025-06-27"
     assert day("then if she says yes we call Cheryl at Amarillo National Monday", "2025-05-28") == "2025-06-02"
     assert day("I fly Friday", "2025-06-07") == "2025-06-13"
+    # ... the weekday before the verb as well as after it, and a day's part "early" or "late"
+    assert day("On Friday Arkady call all of us in back room after closing", "2025-01-12") == "2025-01-10"
+    assert day("Ok so. Tuesday early morning we went, 6:30, to Dr. Feldman surgery center", "2025-05-17") == "2025-05-13"
     # an h dropped ("'is") is no "is"; a progressive without its subject, right before the day, is to come
     assert day("ere an our Kieran passed 'is theory test on Tuesday, 47 out of 50", "2025-02-20") == "2025-02-18"
     assert day("flyin Tuesday, Kieran's droppin us at Birmingham at 5 in the mornin", "2025-10-23") == "2025-10-28"

@@ -134,7 +134,7 @@ _EN_DOM = r"(?:on\s+)?(?:the\s+)?(?P<dom>[12]?\d(?:st|nd|rd|th)|30th|31st|first|
 _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple of"
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 # A part of a day after a weekday, as texting also writes it ("thursday mornin", "tuesday nite").
-_DAYPART = r"night|nite|mornin[g'\u2019]?|afternoon|evenin[g'\u2019]?|arvo"
+_DAYPART = r"(?:early\s+|late\s+)?(?:night|nite|mornin[g'\u2019]?|afternoon|evenin[g'\u2019]?|arvo)"
 # Tomorrow as texting and spelling by ear write it ("tmrw", "2moro", "tommorow", Scouse "tomoz").
 _TOMORROW = r"tomorrow|tmrw|tmr|tmw|2mrw|2mor+o+w?|tom+or+o+w?|tomoz|2moz"
 _EN = re.compile(
@@ -828,11 +828,11 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"|\b(?:I|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
                         r"|send|give|tell|catch|win|bring|carry))\b"
                         r"(?!(?<=have)\s+(?:(?:her|his|the|de|di|a|an)\s+)?(?:[A-Za-z]+\s+){0,2}?(?:surgery|operation|op|appointment|appt"
-                        r"|interview|exam|test|scan|meeting|class|game|match|party|shift|school|lesson|lessons|practice|training)\b)"  # (what
-                        # one has to come: "Mom have her surgery Friday", or each week: "she have Japanese Saturday school")
-                        # (not "this Wednesday", the coming one though what led to it is past: "She send me for a
-                        # breathing test at Stepping Hill this Wednesday")
-                        r"(?=[^.!?;\n]*?(?<!this\s)(?<!next\s)(?<!coming\s)\b(?i:" + "|".join(_WEEKDAYS) + r")\b)")
+                        # (what one has to come: "Mom have her surgery Friday", or each week: "she have Japanese Saturday school")
+                        r"|interview|exam|test|scan|meeting|class|game|match|party|shift|school|lesson|lessons|practice|training)\b)")
+# ... in a sentence that names a weekday, before or after it, not "this Wednesday" (the coming one though
+# what led to it is past: "She send me for a breathing test at Stepping Hill this Wednesday")
+_BARE_DAY = re.compile(r"(?<!this\s)(?<!next\s)(?<!coming\s)\b(?:" + "|".join(_WEEKDAYS) + r")\b", re.IGNORECASE)
 _ON_A_CONDITION = frozenset("if unless once when whenever".split())  # ("then if she says yes we call Cheryl Monday")
 _MAKES_BARE = frozenset("and an & let lets make makes made help helps helped see saw watch watched hear heard have has had to will would "
                         "shall should can could may might must gonna wanna gotta go did do does didnt doesnt dont didn't doesn't don't "
@@ -845,7 +845,10 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     out = [m.start(m.lastindex or 0) for m in _SAME_PAST.finditer(text, lo, end)]
     for m in _BARE_PAST.finditer(text, lo, end):
         before = re.findall(r"[\w'&]+", text[: m.start()].lower())
-        if not set(before[-2:]) & _MAKES_BARE and not set(before[-6:]) & _ON_A_CONDITION:
+        opens = max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
+        closes = min([i for i in (text.find(c, m.end()) for c in ".!?;\n") if i >= 0] or [len(text)])
+        if (_BARE_DAY.search(text, opens, closes) and not set(before[-2:]) & _MAKES_BARE
+                and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
     for m in _PAST_EN.finditer(text, lo, end):
