@@ -515,6 +515,14 @@ def test_a_recurring_event_keeps_the_latest_date_and_the_earlier_one_in_history(
     assert [v.statement for v in fact.history] == ["They went to the dentist on 12 March 2024"]
 
 
+def test_another_thing_done_at_the_same_place_months_on_is_a_fact_of_its_own():
+    # Not a change of when: the shoulder shot in January is still there when the flu shot in October is told.
+    new_id = ids()
+    facts = learn([], "어제 보건의료원 가서 어깨 주사 한대 맞았다", src(1, datetime(2025, 1, 12, tzinfo=UTC)), new_id)
+    facts = learn(facts, "어제 보건의료원 가서 독감주사 맞았다", src(1, datetime(2025, 11, 1, tzinfo=UTC), "s-2"), new_id)
+    assert sorted(f.when for f in told(facts)) == ["2025-01-11", "2025-10-31"] and not any(f.history for f in facts)
+
+
 def test_a_change_of_job_replaces_it_with_history():
     new_id = ids()
     facts = learn([], "I work as a nurse.", src(1), new_id)

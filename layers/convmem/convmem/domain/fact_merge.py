@@ -324,6 +324,8 @@ def merge(
     family = key.split(".", 1)[0]
     if family in TOLD:
         index = _same_told(out, candidate.value, threshold)
+        if index is not None and _another_time(out[index], candidate, source):
+            index = None
         if index is None:
             key = _free_key(out, key)
     else:
@@ -433,6 +435,32 @@ def merge_all(
             if result.compacted:
                 actions.append(f"compacted:{result.compacted}")
     return out, actions
+
+
+def _another_time(fact: Fact, candidate: FactCandidate, source: FactSource) -> bool:
+    """Whether a told candidate that nearly restates a kept fact tells another thing that happened, not
+    a change of when: both dated, to different times, the kept one already past when this was said,
+    and each saying something the other does not ("보건의료원 가서 독감주사 맞았다" in October after
+    "보건의료원 가서 어깨 주사 한대 맞았다" in January). The same thing again ("went to the dentist
+    yesterday", a month on) is one recurring fact, its earlier day in the history; a day moved before
+    it came ("the dentist is the 12th now") an update."""
+    if not (fact.when and candidate.when) or fact.when == candidate.when or source.at < fact.source.at:
+        return False
+    kept, told = set(relevance.terms(fact.value)), set(relevance.terms(candidate.value))
+    return bool(kept - told) and bool(told - kept) and _last_day(fact.when) < source.at.date()
+
+
+def _last_day(when: str) -> date:
+    """The last day of what a fact's ``when`` names: a day, an ISO week, a month or a year."""
+    if "-W" in when:
+        year, week = when.split("-W")
+        return date.fromisocalendar(int(year), int(week), 7)
+    parts = [int(p) for p in when.split("-")]
+    if len(parts) == 3:
+        return date(*parts)
+    if len(parts) == 2:
+        return date(parts[0], parts[1], calendar.monthrange(parts[0], parts[1])[1])
+    return date(parts[0], 12, 31)
 
 
 def _same_told(facts: Sequence[Fact], value: str, threshold: float) -> int | None:
