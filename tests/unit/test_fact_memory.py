@@ -3234,3 +3234,18 @@ def test_rounds_123_130_a_neighbour_next_door_whose_advice_it_followed_and_a_che
     assert extract("와아아아 선생님!!!! 축하해요!!!! 🎉🎉🎉\n서아 너무 예뻐요 ㅠㅠ", june, "마리셀 씨, 우리 서아 태어났어요. 지난 화요일에.") == []
     # a verb's ~아야 is no address ("가봐야 안다": only going will tell)
     assert not [c for c in extract("가봐야 안다 걱정 마래이", june, "그라믄 당신은 우짜노") if c.key == "agent.name"]
+
+
+def test_rounds_131_134_the_creoles_mi_a_scots_wi_and_taglish_ko():
+    def day(text: str, said: str) -> str | None:
+        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
+    # the creoles' "mi" opening a clause, its verb bare, tells the past; its future is marked
+    assert day("Notting bad bad. Wednesday mi go Mercy Clinic on Albert Street", "2025-03-22") == "2025-03-19"
+    assert day("Anyway, di boat gaan. Dudley come wid di money Tuesday evening", "2025-02-16") == "2025-02-11"
+    assert day("mi gwen go Belmopan Friday", "2025-03-22") == "2025-03-28"
+    # "wi" for with after the day ("callum starts monday wi forestry")
+    assert day("news here. callum starts monday wi forestry and land scotland", "2025-08-26") == "2025-09-01"
+    # Taglish says "I" and "my" in Tagalog ("ako", "ko na"); Hindi's and Nepali's "ko" is no one
+    june = datetime(2025, 5, 24, tzinfo=UTC)
+    assert any("Cedarbrae Manor" in c.statement for c in extract("SIS!!!!\nfirst week ko na sa Cedarbrae Manor 🥹🙏", june, "kumusta?"))
+    assert extract("Bhanja, naya barsa ko shubhakamana in advance", june, "Namaste mama") == []

@@ -563,7 +563,7 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
-    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|after|before"
+    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|after|before"  # (and as Scots and Cockney say "with": "callum starts monday wi forestry")
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     # (or where to: "me an Lorraine am goin Thursday to the one at the church hall"; not "monday to friday")
@@ -581,7 +581,8 @@ _EN_PARTIAL = re.compile(
     r"|\s+on\s+(?:the|my|our|his|her|their)\s+way\b)"
     r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's", "Wednesday on the way home")
     # (each after its part of the day or none: "Thursday morning I got the email")
-    r"(?:(?:\s+(?:" + _DAYPART + r"))?(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:[iI]|we|he|she|they|my|our|me and"
+    # (and the creoles' "mi": "Wednesday mi go Mercy Clinic")
+    r"(?:(?:\s+(?:" + _DAYPART + r"))?(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:[iI]|[Mm]i|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
@@ -822,11 +823,17 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
                         r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?i:the|de|di|my|me|mi|our|his|her)\s+[a-z]{3,}(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
-                        r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text)"
+                        r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
+                        r"|come)"
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
                         r"|\b(?:I|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
-                        r"|send|give|tell|catch|win|bring|carry))\b"
+                        r"|send|give|tell|catch|win|bring|carry)"
+                        # ... and any verb after the creoles' "mi" or "ah" opening a clause, whose future is marked
+                        # ("Wednesday mi go Mercy Clinic", "Friday mi carry flowers"; "mi wi go", "mi gwen go", "ah go go")
+                        r"|(?:^|(?<=[.!?,;:]\s)|(?<=\n)|(?<=day\s)|(?<=night\s)|(?<=morning\s)|(?<=evening\s))(?:[Mm]i|[Aa]h)\s+"
+                        r"(?!(?:wi|will|gwen|gwine|ga|go\s+go|a|ago|di|deh|de|neva|nuh|na|nah|doh|cyaan|cyah|haffi|hafi|wah|want|fi|mus|must"
+                        r"|can|could|would|should|might|did|does|do|hope|think|tink|know|nuo|love|like|glad|sorry)\b)([a-z]{2,}))\b"
                         r"(?!(?<=have)\s+(?:(?:her|his|the|de|di|a|an)\s+)?(?:[A-Za-z]+\s+){0,2}?(?:surgery|operation|op|appointment|appt"
                         # (what one has to come: "Mom have her surgery Friday", or each week: "she have Japanese Saturday school")
                         r"|interview|exam|test|scan|meeting|class|game|match|party|shift|school|lesson|lessons|practice|training)\b)")

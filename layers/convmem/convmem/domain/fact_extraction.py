@@ -167,7 +167,10 @@ _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you
                           r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
                           # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
                           r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive|mi)\b"
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive|mi"
+                           # (and Taglish's: "kinuha namin yesterday", "first week ko na sa Cedarbrae Manor": "ko" before
+                           # what follows it in Tagalog, not Hindi's or Nepali's "ko", "naya barsa ko shubhakamana")
+                           r"|ako|namin|kami|natin|akin|sakin|ko(?=\s+(?:na|pa|ng|sa|lang|din|rin|naman|nga|talaga|ba|eh|kasi)\b))\b"
                            r"|\bi(?:'m|'ve)\b", re.IGNORECASE)  # (texting: im, ive; Caribbean English "mi", I and my)
 # (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희|나는|나도|내가|우리)(?=\s|$|[가-힣])|(?:제|내|저|나|난|전)(?=\s|$))")
