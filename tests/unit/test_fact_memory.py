@@ -3249,3 +3249,10 @@ def test_rounds_131_134_the_creoles_mi_a_scots_wi_and_taglish_ko():
     june = datetime(2025, 5, 24, tzinfo=UTC)
     assert any("Cedarbrae Manor" in c.statement for c in extract("SIS!!!!\nfirst week ko na sa Cedarbrae Manor 🥹🙏", june, "kumusta?"))
     assert extract("Bhanja, naya barsa ko shubhakamana in advance", june, "Namaste mama") == []
+    # a Korean weekday with its part of the day ("수요일 새벽에"), not the days a class comes
+    assert day("수요일 새벽에 엄마가 전화와서 아부지가 쓰러졌다고", "2025-06-21") == "2025-06-18"
+    assert day("애월에 있는 숨요가원 다녀요. 화요일이랑 목요일 아침 7시 수업이요", "2025-01-14") is None
+    # whom a deed of their own is passed on to is a frame ("tell shelley i went into elverys"); word sent is not news
+    told = extract("tell shelley i went into elverys and paid 95 euro for a pair of asics", june, "shes delighted")
+    assert any(c.statement.startswith("They went into elverys") for c in told)
+    assert extract("tell her i said congrats", june, "Aoife got the job!") == []

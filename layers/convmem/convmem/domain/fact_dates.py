@@ -625,7 +625,12 @@ _KO_SET_TO = r"로\s*(?:다시\s*)?(?:미뤘|미뤄|미룸|밀렸|밀려|밀림|
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day; nor one that names
 # the day of the month before it, "23일 수욜": that day is the one)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
-                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?<!\d일)(?<!\d일 )(?<!일로,\s)(?<!일로\s)(?<!일로,)(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날|" + _KO_SET_TO + r")"
+                         r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?<!\d일)(?<!\d일 )(?<!일로,\s)(?<!일로\s)(?<!일로,)(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날|" + _KO_SET_TO
+                         # (or its part of the day: "수요일 새벽에"; not one of the days a class or a round comes, "화요일이랑
+                         # 목요일 아침 7시 수업이요", "화요일 목요일 저녁에 해", "토요일 오전반")
+                         + r"|(?<!이랑\s[월화수목금토일]요일)(?<!요일\s[월화수목금토일]요일)(?<!랑\s[월화수목금토일]요일)"
+                         r"(?<!하고\s[월화수목금토일]요일)(?<!,\s[월화수목금토일]요일)(?<!과\s[월화수목금토일]요일)(?<!와\s[월화수목금토일]요일)"
+                         r"\s*(?:새벽|아침|오전|점심|오후|저녁|밤|낮)(?:에|엔)?(?![가-힣])(?![^.!?\n]*(?:마다|씩|수업|강습|반으로|반\b)))"
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
                          # count ("3일 동안", "3일 뒤", "1일 1식", "4박 5일이야")

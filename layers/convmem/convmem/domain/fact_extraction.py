@@ -430,7 +430,11 @@ _FRAME = re.compile(
     # ... and whose advice it followed ("got the Omron cuff from Meijer like u said", "went to the doctor
     # like you and Ma been on me about"): the deed is theirs
     r"|(?:,\s*)?(?:just\s+)?(?:like|as)\s+(?:you|u|ya|yu|yuh)(?:\s+and\s+\w+)?\s+(?:said|say|told\s+(?:me|us)|tell\s+me|suggested"
-    r"|recommended|asked|wanted|been\s+(?:\w+\s+){0,3}?about))\b",
+    r"|recommended|asked|wanted|been\s+(?:\w+\s+){0,3}?about)"
+    # ... and whom it is passed on to, before a deed of their own ("tell shelley i went into elverys and paid 95
+    # euro"; not word sent, "tell her i said congrats", "tell him we're praying for him")
+    r"|^tell\s+[a-z]+\s+(?:that\s+)?(?=(?:i|we)\s+(?:just\s+|finally\s+)?(?!(?:said|needed|wanted|loved|missed)\b)"
+    r"(?:[a-z]{2,}ed|went|got|bought|paid|made|did|took|found|sold|ran|won|lost|saw|came|left|sent|gave)\b))\b",
     re.IGNORECASE,
 )
 # "Researching adoption agencies.", "Just got back from Jeju.": the first person, unsaid.
