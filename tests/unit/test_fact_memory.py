@@ -3256,3 +3256,15 @@ def test_rounds_131_134_the_creoles_mi_a_scots_wi_and_taglish_ko():
     told = extract("tell shelley i went into elverys and paid 95 euro for a pair of asics", june, "shes delighted")
     assert any(c.statement.startswith("They went into elverys") for c in told)
     assert extract("tell her i said congrats", june, "Aoife got the job!") == []
+
+
+def test_rounds_135_138_krio_and_a_weekday_before_a_thing_in_capitals():
+    def day(text: str, said: str) -> str | None:
+        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
+    # Krio's "a" opening a clause, its verb bare; pidgin's "am" (it) is no "I am"; a name in capitals, a thing's
+    assert day("A buy am on Tuesday from Purley Way Car Centre, £4200", "2025-09-21") == "2025-09-16"
+    assert day("BIG NEWS. LSBU email me on Friday. DEM GIVE ME OFFER!!!", "2025-03-23") == "2025-03-21"
+    assert day("Now bad news. Di Yaris fail MOT on Tuesday. Brakes front en back", "2025-03-23") == "2025-03-18"
+    assert day("me an Lorraine am goin Thursday to the one at the church hall", "2025-01-19") == "2025-01-23"
+    # a weekday opening a sentence before "the" and a thing in capitals ("and tuesday the AC in the shop died")
+    assert day("and tuesday the AC in the shop died. in THAT heat", "2025-06-29") == "2025-06-24"

@@ -586,7 +586,8 @@ _EN_PARTIAL = re.compile(
     r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
-    r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+[a-z]"  # ("friday night a man in bed 12 code", "thursday night one of my patients fell")
+    r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+(?:[a-z]|[A-Z]{2})"  # ("friday night a man in bed 12 code", "thursday night one of my
+    # patients fell", "and tuesday the AC in the shop died")
     r"|\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
     # ... or a name texted small and its past ("monday night yer had kidney stone")
     r"|\s+[a-z]{3,12}\s+(?:had|got|was|went|did|took|came|fell|[a-z]{2,}ed)\b"
@@ -717,7 +718,8 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 # this thursday", "I went on monday and I'm seeing them again on friday").
 _CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}(?<!\bon)(?<!\bOn)")
-_PRESENT_EN = re.compile(r"(?<!['\u2019])\b(?:is|are|am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
+# (not pidgin's and Krio's "am", it or him, after a verb: "A buy am on Tuesday", "e come check am")
+_PRESENT_EN = re.compile(r"(?<!['\u2019])\b(?:is|are|(?<!buy\s)(?<!see\s)(?<!fix\s)(?<!check\s)(?<!sell\s)(?<!bring\s)(?<!carry\s)am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
                          r"|['\u2019](?:re|m)\b"  # (not a possessive's: "went to Dan's on saturday")
                          # ... but a thing's 's right before the day it names is "is": "the funeral's Wednesday"
                          # (not someone's place, "round at Kirsty's Sunday")
@@ -826,17 +828,18 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 # a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
 _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
                         r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
-                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?i:the|de|di|my|me|mi|our|his|her)\s+[a-z]{3,}(?<!s))\s+"
+                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,}))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
-                        r"|come)"
+                        r"|come|fail|email|see)"
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
                         r"|\b(?:I|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
                         r"|send|give|tell|catch|win|bring|carry)"
-                        # ... and any verb after the creoles' "mi" or "ah" opening a clause, whose future is marked
-                        # ("Wednesday mi go Mercy Clinic", "Friday mi carry flowers"; "mi wi go", "mi gwen go", "ah go go")
-                        r"|(?:^|(?<=[.!?,;:]\s)|(?<=\n)|(?<=day\s)|(?<=night\s)|(?<=morning\s)|(?<=evening\s))(?:[Mm]i|[Aa]h)\s+"
+                        # ... and any verb after the creoles' "mi", "ah" or Krio's "a" opening a clause, whose future is
+                        # marked ("Wednesday mi go Mercy Clinic", "A buy am on Tuesday"; "mi wi go", "mi gwen go", "a go go")
+                        r"|(?:^|(?<=[.!?,;:]\s)|(?<=\n)|(?<=day\s)|(?<=night\s)|(?<=morning\s)|(?<=evening\s)|(?<=\ben\s))"
+                        r"(?:[Mm]i|[Aa]h|[Aa](?=\s+[a-z]+\s+(?:am|di|de|me|mi|wit|for|go|come)\b))\s+"
                         r"(?!(?:wi|will|gwen|gwine|ga|go\s+go|a|ago|di|deh|de|neva|nuh|na|nah|doh|cyaan|cyah|haffi|hafi|wah|want|fi|mus|must"
                         r"|can|could|would|should|might|did|does|do|hope|think|tink|know|nuo|love|like|glad|sorry)\b)([a-z]{2,}))\b"
                         r"(?!(?<=have)\s+(?:(?:her|his|the|de|di|a|an)\s+)?(?:[A-Za-z]+\s+){0,2}?(?:surgery|operation|op|appointment|appt"
