@@ -823,9 +823,9 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 
 # A verb left bare after one person or thing, which English would give an -s were it now ("Tiger eat a
 # chicken bone Friday night", "Natasha have de baby Wednesday night", "de boiler dead Sunday night"):
-# the past, as creoles and learners tell it (Guyanese, Jamaican, Liberian, Hmong English), before the
-# weekday it names (not the verbs that tell a timetable: start, finish, leave). Not after whatever makes
-# a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
+# the past, as creoles and learners tell it (Guyanese, Jamaican, Liberian, Hmong English), in a sentence
+# that names a weekday (``_BARE_DAY``; not the verbs that tell a timetable: start, finish, leave). Not
+# after whatever makes a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
 _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
                         r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
                         r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,}))\s+"
@@ -845,8 +845,9 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?!(?<=have)\s+(?:(?:her|his|the|de|di|a|an)\s+)?(?:[A-Za-z]+\s+){0,2}?(?:surgery|operation|op|appointment|appt"
                         # (what one has to come: "Mom have her surgery Friday", or each week: "she have Japanese Saturday school")
                         r"|interview|exam|test|scan|meeting|class|game|match|party|shift|school|lesson|lessons|practice|training)\b)")
-# ... in a sentence that names a weekday, before or after it, not "this Wednesday" (the coming one though
-# what led to it is past: "She send me for a breathing test at Stepping Hill this Wednesday")
+# The weekday such a sentence names, before the verb or after it ("On Friday Arkady call all of us"), not
+# "this Wednesday" (the coming one though what led to it is past: "She send me for a breathing test at
+# Stepping Hill this Wednesday").
 _BARE_DAY = re.compile(r"(?<!this\s)(?<!next\s)(?<!coming\s)\b(?:" + "|".join(_WEEKDAYS) + r")\b", re.IGNORECASE)
 _ON_A_CONDITION = frozenset("if unless once when whenever".split())  # ("then if she says yes we call Cheryl Monday")
 _MAKES_BARE = frozenset("and an & let lets make makes made help helps helped see saw watch watched hear heard have has had to will would "
