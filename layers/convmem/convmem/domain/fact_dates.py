@@ -382,18 +382,28 @@ def _resolve_ko(m: re.Match[str], said: date) -> tuple[str, str] | None:
     return _ko_text(when, said), when
 
 
-def _ko_text(when: str, said: date) -> str:
-    """The Korean form of a resolved value: 2023년 5월 7일, 2023년 5월 8일 전 주, 2023년 4월, 2022년."""
+def when_span(when: str) -> tuple[date, date]:
+    """The first and last day of what a resolved value names: a day (2023-05-07), an ISO week
+    (2023-W19), a month (2023-05) or a year (2023)."""
     if "-W" in when:
         year, week = when.split("-W")
-        monday = date.fromisocalendar(int(year), int(week), 1)
-        return f"{ko_day_text(monday)}부터 한 주"
+        return date.fromisocalendar(int(year), int(week), 1), date.fromisocalendar(int(year), int(week), 7)
     parts = [int(p) for p in when.split("-")]
     if len(parts) == 3:
-        return ko_day_text(date(*parts))
+        return date(*parts), date(*parts)
     if len(parts) == 2:
-        return f"{parts[0]}년 {parts[1]}월"
-    return f"{parts[0]}년"
+        return date(parts[0], parts[1], 1), date(parts[0], parts[1], calendar.monthrange(parts[0], parts[1])[1])
+    return date(parts[0], 1, 1), date(parts[0], 12, 31)
+
+
+def _ko_text(when: str, said: date) -> str:
+    """The Korean form of a resolved value: 2023년 5월 7일, 2023년 5월 8일 전 주, 2023년 4월, 2022년."""
+    first, _ = when_span(when)
+    if "-W" in when:
+        return f"{ko_day_text(first)}부터 한 주"
+    if len(when) == 10:
+        return ko_day_text(first)
+    return f"{first.year}년 {first.month}월" if len(when) == 7 else f"{first.year}년"
 
 
 def _ko_count(raw: str) -> int:

@@ -447,20 +447,7 @@ def _another_time(fact: Fact, candidate: FactCandidate, source: FactSource) -> b
     if not (fact.when and candidate.when) or fact.when == candidate.when or source.at < fact.source.at:
         return False
     kept, told = set(relevance.terms(fact.value)), set(relevance.terms(candidate.value))
-    return bool(kept - told) and bool(told - kept) and _last_day(fact.when) < source.at.date()
-
-
-def _last_day(when: str) -> date:
-    """The last day of what a fact's ``when`` names: a day, an ISO week, a month or a year."""
-    if "-W" in when:
-        year, week = when.split("-W")
-        return date.fromisocalendar(int(year), int(week), 7)
-    parts = [int(p) for p in when.split("-")]
-    if len(parts) == 3:
-        return date(*parts)
-    if len(parts) == 2:
-        return date(parts[0], parts[1], calendar.monthrange(parts[0], parts[1])[1])
-    return date(parts[0], 12, 31)
+    return bool(kept - told) and bool(told - kept) and fact_dates.when_span(fact.when)[1] < source.at.date()
 
 
 def _same_told(facts: Sequence[Fact], value: str, threshold: float) -> int | None:
