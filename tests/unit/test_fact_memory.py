@@ -42,6 +42,11 @@ def learn(facts, text, source, new_id, **kw):
     return merge_all(facts, [(c, source) for c in extract(text, source.at)], now=source.at, new_id=new_id, **kw)[0]
 
 
+def day(text: str, said: str) -> str | None:
+    """The date ``text`` names, said on the ISO day ``said``."""
+    return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
+
+
 def told(facts):
     return [f for f in facts if f.key.split(".")[0] in ("event", "note")]
 
@@ -3169,8 +3174,6 @@ def test_rounds_115_118_none_in_years_a_crew_that_hit_a_day_before_its_past_and_
 
 
 def test_rounds_119_122_a_small_name_before_its_past_weeks_from_tonight_and_a_weekday_of_next_week():
-    def day(text: str, said: str) -> str | None:
-        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
     # a weekday opening a sentence before a name texted small and its past; one that quit on a day
     assert day("monday night yer had kidney stone. she was crying in the bathroom", "2025-03-27") == "2025-03-24"
     assert day("bad news, chong quit tuesday", "2025-05-03") == "2025-04-29"
@@ -3186,8 +3189,6 @@ def test_rounds_119_122_a_small_name_before_its_past_weeks_from_tonight_and_a_we
 
 
 def test_rounds_123_130_bare_pasts_a_progressive_without_its_subject_and_this_week_said_on_a_sunday():
-    def day(text: str, said: str) -> str | None:
-        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
     # a verb left bare after one person or thing, before the weekday, is past (creoles, learners) ...
     assert day("an Savi wah a weekend. Tiger eat a chicken bone Friday night", "2025-02-09") == "2025-02-07"
     assert day("Natasha have de baby Wednesday night 11:40, 7 pound 3 ounce", "2025-06-27") == "2025-06-25"
@@ -3237,8 +3238,6 @@ def test_rounds_123_130_a_neighbour_next_door_whose_advice_it_followed_and_a_che
 
 
 def test_rounds_131_134_the_creoles_mi_a_scots_wi_and_taglish_ko():
-    def day(text: str, said: str) -> str | None:
-        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
     # the creoles' "mi" opening a clause, its verb bare, tells the past; its future is marked
     assert day("Notting bad bad. Wednesday mi go Mercy Clinic on Albert Street", "2025-03-22") == "2025-03-19"
     assert day("Anyway, di boat gaan. Dudley come wid di money Tuesday evening", "2025-02-16") == "2025-02-11"
@@ -3259,8 +3258,6 @@ def test_rounds_131_134_the_creoles_mi_a_scots_wi_and_taglish_ko():
 
 
 def test_rounds_135_138_krio_and_a_weekday_before_a_thing_in_capitals():
-    def day(text: str, said: str) -> str | None:
-        return fact_dates.resolve(text, datetime.fromisoformat(said).replace(tzinfo=UTC))[1]
     # Krio's "a" opening a clause, its verb bare; pidgin's "am" (it) is no "I am"; a name in capitals, a thing's
     assert day("A buy am on Tuesday from Purley Way Car Centre, £4200", "2025-09-21") == "2025-09-16"
     assert day("BIG NEWS. LSBU email me on Friday. DEM GIVE ME OFFER!!!", "2025-03-23") == "2025-03-21"
