@@ -3265,3 +3265,24 @@ def test_rounds_135_138_krio_and_a_weekday_before_a_thing_in_capitals():
     assert day("me an Lorraine am goin Thursday to the one at the church hall", "2025-01-19") == "2025-01-23"
     # a weekday opening a sentence before "the" and a thing in capitals ("and tuesday the AC in the shop died")
     assert day("and tuesday the AC in the shop died. in THAT heat", "2025-06-29") == "2025-06-24"
+
+
+def test_rounds_139_142_news_after_ok_a_weekday_before_to_whom_and_korean_cheers_in_any_speech_level():
+    june = datetime(2025, 6, 20, tzinfo=UTC)  # a Friday
+    # news led by "Ok big news" tells of their world in every sentence (the buyer of their boat too)
+    told = extract("Ok big news. I sold the boat! Uncle Ray's son Dimitri bought it for $4,000, he wants to fix it up himself",
+                   june, "hows things")
+    assert any("Dimitri bought it for $4,000" in c.statement for c in told)
+    # a weekday after what it dates, before to whom ("sold Saturday to Deacon Hwang"); not a span of days
+    assert day("We sold the truck Saturday to Pastor Lee from church", "2025-07-01") == "2025-06-28"
+    assert day("Monday to Friday I work at the Tesco in Leyton", "2025-07-01") is None
+    # a learner's "i" small, its verb bare ("i eat a whole pastelillo at the dominoes Saturday")
+    assert day("dont tell nobody but i eat a whole cheesecake at bingo Saturday", "2025-10-21") == "2025-10-18"
+    # congratulations and relief in any speech level, and a cry of praise or pity at the listener's people
+    # ("우리 수련이": theirs, called ours in fondness), are reactions; a cry before news of their own is not
+    heard = "붙었다!! 지난주에 합격 떴다 ㅎㅎ 사월부터 부산대병원 간다"
+    assert extract("와!!! 축하한다 미숙아 지원이 장하다 진짜", june, heard) == []
+    assert extract("아이구 우리 지원이 대단하다!!", june, heard) == []
+    assert extract("아이구 우리 지원이 ㅠㅠ 고생한다", june, heard) == []
+    assert not [c for c in extract("잘됐다! 혼자 방 구하면 위험하다", june, heard) if "잘됐" in c.statement]
+    assert any(c.when == "2025-06-19" for c in extract("아이구 우리 엄마 어제 넘어져서 병원 갔다", june, heard))

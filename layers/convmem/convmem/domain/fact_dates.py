@@ -578,6 +578,7 @@ _EN_PARTIAL = re.compile(
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     # (or where to: "me an Lorraine am goin Thursday to the one at the church hall"; not "monday to friday")
     r"|to\s+(?:the|a|an|my|our|his|her|their|see|get|pick|visit|meet)"
+    r"|to\s+(?!(?:" + _WEEKDAY_NAMES + "|" + _MONTH_NAMES + r")\b)[A-Z][a-z]+"  # (or to whom: "sold Saturday to Deacon Hwang")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
@@ -844,7 +845,7 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"|come|fail|email|see)"
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
-                        r"|\b(?:I|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
+                        r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
                         r"|send|give|tell|catch|win|bring|carry)"
                         # ... and any verb after the creoles' "mi", "ah" or Krio's "a" opening a clause, whose future is
                         # marked ("Wednesday mi go Mercy Clinic", "A buy am on Tuesday"; "mi wi go", "mi gwen go", "a go go")

@@ -212,13 +212,16 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           # praise in any form ("귀엽더라", "멋져요", "부러워요")
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러(?:워|웠|운|움)|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
                           r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
+                          # ... and pity ("수련이 고생한다", "고생했네", "안쓰럽다"; not what they went through, "고생했다")
+                          r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*)"
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
                           r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
                           # a likeness ("웰시코기 엉덩이는 언제 봐도 복숭아 같아요"), not a guess (~ㄴ 것 같아요)
                           r"|(?<![것거걸게])\s같(?:아요|아|다|네요|네|습니다)"
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
-                          r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
+                          r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")"
+                          r"(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?[.!~^ㅎㅋㅠㅜ\s]*$")  # (and its "really" after it: "장하다 진짜")
 # ... but "~ㄹ 듯" with a day of its own is a plan held loosely ("담주 금요일 빌드 마감이라 그거 끝나고
 # 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
@@ -537,7 +540,7 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+"
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
-_NEWS_LEAD = re.compile(r"^\W*(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
+_NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+)?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
@@ -636,8 +639,21 @@ _KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|
                           + _KO_BARE_WORD.pattern + r"\s*[,.!~]+\s+(?=\S)")
 # ... and an exclamation, alone or before whom they call ("와아아아 선생님!!!!", "헐 누나", "꺄아아악 딸"):
 # a cheer for what they just told, no news to be completed by what follows ("서아 너무 예뻐요").
-_KO_EXCLAIMED = re.compile(r"(?:와[아앙악]*|우와+|헐+|꺄[아악]*|캬+|헉+|대박|아이고+|어머나?|세상에|축하해요|축하해|축하드려요)"
+# (and congratulations or relief in any speech level: "축하한다", "축하하오", "잘됐다!", "잘됐네요")
+_KO_EXCLAIMED = re.compile(r"(?:와[아앙악]*|우와+|헐+|꺄[아악]*|캬+|헉+|대박|아이고+|어머나?|세상에"
+                           r"|축하(?:해요|해|드려요|드립니다|합니다|한다|하오|해용|혀|햐)|잘\s?됐(?:다|네|네요|어|어요|소|구나|습니다))"
                            r"(?:\s+[가-힣]{1,4})?[\s.!~ㅠㅜㅋㅎ]*")
+# ... and a cry that opens praise or pity, "우리" though it says ("아이구 우리 수련이 대단하다", "아이고 우리
+# 강아지 고생했네"): a reaction to what was just heard, the listener's people called ours in fondness.
+_KO_CRY_OPENS = re.compile(r"^\s*(?:아이고+|아이구+|어이구+|우와+|와+|헐+)(?![가-힣])")
+
+
+def _ko_cried_out(sentence: str, when: str | None) -> bool:
+    """Whether a Korean sentence is a cry of praise or pity at what was heard (``_KO_CRY_OPENS``,
+    ending in ``_KO_REACTION``), naming no time of its own."""
+    return when is None and bool(_KO_CRY_OPENS.match(sentence)) and bool(_KO_REACTION.search(sentence))
+
+
 # A Korean clause that ends in thanks, in any form ("여러모로 고마웠습니다", "아무튼 오늘 고마웠어요"):
 # to the listener, it tells nothing of the visitor (what came before it in the sentence still may).
 _KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감사합|감사드)[가-힣]*[.!~^ㅎㅋㅠㅜ\s]*$")
@@ -1495,7 +1511,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             continue
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
-        own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence)) or (
+        own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence) and not _ko_cried_out(sentence, when)) or (
                    not ((_KO_REACTION.search(sentence) and not ((when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence)))
                                                                  or _told_in_hage(sentence, heard)))
                         or (_KO_REACTION_OPENS.match(sentence) and when is None)
