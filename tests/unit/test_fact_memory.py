@@ -3286,3 +3286,20 @@ def test_rounds_139_142_news_after_ok_a_weekday_before_to_whom_and_korean_cheers
     assert extract("아이구 우리 지원이 ㅠㅠ 고생한다", june, heard) == []
     assert not [c for c in extract("잘됐다! 혼자 방 구하면 위험하다", june, heard) if "잘됐" in c.statement]
     assert any(c.when == "2025-06-19" for c in extract("아이구 우리 엄마 어제 넘어져서 병원 갔다", june, heard))
+
+
+def test_rounds_143_146_a_thought_after_the_news_who_bought_it_and_the_listeners_advice_in_korean():
+    june = datetime(2025, 6, 20, tzinfo=UTC)  # a Friday
+    # what happened, then what they thought of it: the news stays ("honestly i thought", "and i thought")
+    told = extract("rex cut his pad last tuesday, chasin a cat round the park, come back limpin, honestly i thought hed lost a toe",
+                   june, "hows the dog")
+    assert any("rex cut his pad" in c.statement.lower() and c.when == "2025-06-17" for c in told)
+    # "What have you got now?" asks what they got: the answer is theirs
+    told = extract("a skoda fabia, 2018, grey, from the arnold clark at the retail park", june, "Not bad. What have you got now?")
+    assert any("skoda fabia" in c.statement.lower() for c in told)
+    # who bought the thing they sold goes with the sale
+    told = extract("Eh I sold the van. Last Saturday. A man from Leeds bought it as it is for £900", june, "how's work")
+    assert any("sold the van" in c.statement and "£900" in c.statement for c in told)
+    # the listener's advice in Korean frames the deed ("니 말대로"), which stays theirs
+    told = extract("니 말대로 동네 병원 가가 어제 검사했다", june, "요즘 어떻노")
+    assert any(c.when == "2025-06-19" and "말대로" not in c.statement for c in told)

@@ -434,6 +434,9 @@ _FRAME = re.compile(
     # like you and Ma been on me about"): the deed is theirs
     r"|(?:,\s*)?(?:just\s+)?(?:like|as)\s+(?:you|u|ya|yu|yuh)(?:\s+and\s+\w+)?\s+(?:said|say|told\s+(?:me|us)|tell\s+me|suggested"
     r"|recommended|asked|wanted|been\s+(?:\w+\s+){0,3}?about)"
+    # (and in Korean: "니 말대로 부민병원 가가 지난주에 수술했다", "언니 말처럼 동네 병원 갔어요")
+    # (opening its clause: not after whose title it is, "한지민 선배 말대로", "재활 선생님 말대로")
+    r"|(?:^|(?<=[,.!?~ㅋㅎㅠ]\s)|(?<=[,.!?~])|(?<=그리고\s)|(?<=근데\s)|(?<=그래서\s))(?:니|네|너|당신|언니|누나|형|형님|오빠|선배|선배님|선생님|쌤)\s?(?:말대로|말마따나|말처럼|말한\s?대로|말한\s?것처럼)(?![가-힣])"
     # ... and whom it is passed on to, before a deed of their own ("tell shelley i went into elverys and paid 95
     # euro"; not word sent, "tell her i said congrats", "tell him we're praying for him")
     r"|^tell\s+[a-z]+\s+(?:that\s+)?(?=(?:i|we)\s+(?:just\s+|finally\s+)?(?!(?:said|needed|wanted|loved|missed)\b)"
@@ -572,7 +575,16 @@ def _opinion_only(sentence: str) -> bool:
     head = sentence[:opinion.start()]
     if re.search(r"\b(?:like|as|than)\s+$", head, re.IGNORECASE) and len(head.split()) > 3:
         return False  # (a likeness, "not a slipped disc like I thought", "worse than I thought": what was, not a view)
-    return not (re.search(r"[,;]\s*$", head) and len(head.split()) > 4 and fact_dates.tells_a_past(head))
+    # (what happened, then the thought: "nelly hurt her paw last wednesday, chasin a squirrel ..., honestly i
+    # thought shed broke it", "jamie and kayleigh come round last sunday ... and i thought hang on")
+    return not (re.search(r"(?:[,;]|\b(?:and|but|so))\s*(?:(?:honestly|tbh|and|so)\s+)?$", head, re.IGNORECASE)
+                and len(head.split()) > 4 and (fact_dates.tells_a_past(head) or _A_PAST_DAY.search(head) is not None))
+
+
+# A day gone by, named as texting names it ("last wednesday", "yesterday", "two weeks ago"): what a clause
+# naming one tells happened, its verb bare or not ("come round last sunday").
+_A_PAST_DAY = re.compile(r"\b(?:yesterday|last\s+(?:night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|\w+\s+(?:days?|weeks?)\s+ago"
+                         r"|the other day)\b", re.IGNORECASE)
 
 
 def _news_lead_only(sentence: str) -> bool:
@@ -622,6 +634,10 @@ _POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|
 # ... and so does a short one ending on a pronoun for it ("vet had to stitch it", "the kids adore him"),
 # unless it speaks to the other party ("you'll love it").
 _ENDS_ON_IT = re.compile(r"^(?!.*\b(?:you|your|ye|yous|u)\b)[^\W\d]+(?:\s+\S+){0,6}\s+(?:it|him|them)[\s.!]*$", re.IGNORECASE)
+# ... and one telling who bought, fixed or took the thing just told of ("I sold the TVS. A man from Kawempe bought
+# it as it is for 2.1m", "the garage towed it to Swindon"): the deal or the repair is theirs.
+_TOOK_IT = re.compile(r"^(?!.*\b(?:you|your|ye|yous|u)\b)(?:[\w'-]+\s+){1,6}(?:bought|took|towed|fixed|repaired|collected|picked up"
+                      r"|paid|offered|stole|nicked|delivered|installed|fitted|serviced|valued)\s+(?:it|them)\b", re.IGNORECASE)
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
 _NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
@@ -1044,7 +1060,8 @@ _KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근�
 
 _ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|model|make|one)|where\b|when\b|"
                          r"what(?:'s|s| is| are| was)\s+(?:he|she|they|it)\s+like\b|"
-                         r"what\s+(?:did|will|have)\s+you\s+(?:get|buy|pick|choose|go for|end up with|name|call)\b|"
+                         r"what\s+(?:did|will|have|had)\s+you\s+(?:get|got|gotten|buy|bought|pick|picked|choose|chose|chosen|go for|gone for|end up with"
+                         r"|ended up with|name|named|call|called)\b|"  # ("What have you got now?")
                          r"how (?:much|many|long|old|far|often)\b", re.IGNORECASE)
 
 
@@ -1536,7 +1553,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         # the whole sentence, or the first clause of one that is not theirs alone.
         elaborates = not answers and (_fragment(sentence) or (not own and _fragment(_CLAUSE.split(sentence)[0])))
         continues = follows and bool((not own and _GOES_ON.match(sentence) and not someone_else) or (not korean and _POINTS_BACK.match(sentence))
-                                     or (not korean and last is not None and _ENDS_ON_IT.match(sentence))
+                                     or (not korean and last is not None and (_ENDS_ON_IT.match(sentence) or _TOOK_IT.match(sentence)))
                                      or (not korean and last is not None and _WHY_OR_HOW.match(sentence))
                                      # a time of what they just told ("Junior UX designer at Lumen! First day is next Monday"),
                                      # or only its day, as Korean adds it ("엄마 수술 날짜 잡혔어. 담주 목요일")
