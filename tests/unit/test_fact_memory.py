@@ -3303,3 +3303,15 @@ def test_rounds_143_146_a_thought_after_the_news_who_bought_it_and_the_listeners
     # the listener's advice in Korean frames the deed ("니 말대로"), which stays theirs
     told = extract("니 말대로 동네 병원 가가 어제 검사했다", june, "요즘 어떻노")
     assert any(c.when == "2025-06-19" and "말대로" not in c.statement for c in told)
+
+
+def test_rounds_147_150_a_longer_amount_and_korean_thanks_on_a_day_gone():
+    june = datetime(2025, 6, 20, tzinfo=UTC)  # a Friday
+    # an amount in a sentence of up to twelve words, in a message that says "my"
+    told = extract("tipene came out to look.\nquote is $4,100 to redo the gutters and the fascia boards. hes my cousins boy",
+                   june, "Oh no, is it bad?")
+    assert any("$4,100" in c.statement for c in told)
+    # thanks that tells what happened on a day gone keeps it; thanks to the listener alone tells nothing
+    told = extract("지난주 화요일에 매매상사 사람이 와서 끌고갔는디 90만원 받았어야 그만큼 쳐준게 고맙제", june, "차는 우짜고")
+    assert any("90만원" in c.statement and c.when == "2025-06-10" for c in told)
+    assert extract("니가 반찬 보내줘서 진짜 고마웠어", june, "잘 먹어") == []

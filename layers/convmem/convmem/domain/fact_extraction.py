@@ -672,6 +672,10 @@ def _ko_cried_out(sentence: str, when: str | None) -> bool:
 
 # A Korean clause that ends in thanks, in any form ("여러모로 고마웠습니다", "아무튼 오늘 고마웠어요"):
 # to the listener, it tells nothing of the visitor (what came before it in the sentence still may).
+# ... unless it tells what happened on a day gone, thanks and all ("지난주 화요일에 매매상사 사람이 와서 끌고갔는디
+# 180만원 받았어야 십육년 탄차를 그만큼 쳐준게 고맙제": the sale is theirs)
+_KO_DAY_GONE = re.compile(r"(?:어제|그저께|그제|엊그제|지난\s?주|저번\s?주|지난달|저번\s?달|지난\s?[월화수목금토일]요일|저번\s?[월화수목금토일]요일)"
+                          r"[^가-힣]*[가-힣]*\s+(?:[가-힣]+\s+){2,}")
 _KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감사합|감사드)[가-힣]*[.!~^ㅎㅋㅠㅜ\s]*$")
 # What the other party said, put back to them ("흑석동 밤길 어둡다며", "다이어트 한다며ㅋㅋ": you said...):
 # theirs, not the visitor's.
@@ -980,7 +984,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
     kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _without_mentions_of_theirs(p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
-            and not _KO_THANKS.search(p) and not _KO_YOU_SAID.search(p)
+            and not (_KO_THANKS.search(p) and not _KO_DAY_GONE.search(p)) and not _KO_YOU_SAID.search(p)
             and not _KO_ASKS_PLAINLY.search(p) and not _HOW_ASKS.match(p)]
     if not kept or (len(parts) > 1 and kept == parts[:1] and _KO_BARE_WORD.fullmatch(kept[0].strip())):
         return None  # (or only the name the question or request after it was put to: "아리, 무엇부터 챙겨야 합니까?")
@@ -1393,7 +1397,7 @@ _AMOUNT = re.compile(r"[$£€₹]\s?\d|" + _WORD_FIGURE.pattern + r"(?:\s+and\s
 # ... and a short sentence of a message that says I, opening on what it tells the amount of ("payment's
 # $312 a month for 48 months"), not on what points at the other party's ("that's $50 for a t-shirt"),
 # nor of what they just named ("Get a dough divider" - "a dough divider is like 3 grand")
-_SHORT_AMOUNT = re.compile(r"(?!(?:that|this|it|those|these|thats|its)\b)(?:\S+\s+){0,8}\S+$", re.IGNORECASE)
+_SHORT_AMOUNT = re.compile(r"(?!(?:that|this|it|those|these|thats|its)\b)(?:\S+\s+){0,11}\S+$", re.IGNORECASE)
 
 
 def _figures(sentence: str) -> list[str]:
