@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from convmem.domain.profile import cap_profile, write_profile
 from convmem.domain.tokens import count_tokens
 
@@ -45,3 +49,12 @@ def test_the_cap_holds_for_any_model_output():
 
 def test_no_new_messages_keeps_the_old_profile():
     assert write_profile("Writes in Korean.", [], 150) == "Writes in Korean."
+
+
+def test_topics_said_as_often_keep_the_order_they_were_said_in_every_process():
+    messages = ["walked the greyhound then did the allotment and the quiz", "greyhound, allotment, quiz again tonight"]
+    script = ("from convmem.domain.profile import write_profile; import sys; "
+              f"print(write_profile(None, {messages!r}, 150).splitlines()[-1])")
+    runs = {subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": os.pathsep.join(sys.path)},
+                           capture_output=True, text=True, check=True).stdout for seed in range(6)}
+    assert runs == {"Usually comes about: greyhound, allotment, quiz.\n"}

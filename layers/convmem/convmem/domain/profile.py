@@ -96,7 +96,9 @@ def _topics(messages: Sequence[str], old: str | None, limit: int = 8) -> list[st
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
     for m in messages:
-        for word in set(_topic_words(m)):
+        # (each word once a message, in the order said: words that recur as often keep that order, in
+        # every process; a set's order changes with Python's string hashing, and so did the profile)
+        for word in dict.fromkeys(_topic_words(m)):
             term = relevance.stem(word)
             if term in _NOT_TOPIC_TERMS or word in relevance._STOP:
                 continue
