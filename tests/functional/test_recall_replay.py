@@ -101,3 +101,21 @@ def test_what_the_visitor_said_reaches_the_new_sessions_request_and_is_found_the
     # A question is its own new session: its turn wrote two rows and taught nothing.
     assert len(export.facts) == result["facts_stored"]
     assert result["other_party_facts"]["value"] == 0
+
+
+@pytest.mark.parametrize("name", ["en_nilda_marisol", "ko_hwasun_yeongae"])
+def test_the_domain_replay_finds_what_the_services_replay_finds(name, monkeypatch):
+    # bench.recall_domain (a minute for the set) stands in for the hour-long bench while rules are
+    # made: on real conversations it must find each answer exactly where the services' replay does.
+    from bench.recall import PROJECT_SET
+    from bench.recall_domain import found, learn
+
+    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    (conv,) = load_conversations(PROJECT_SET / f"{name}.json", "project")
+    with in_process_stack() as stack:
+        services = [row["convmem"]["present"] for row in measure(conv, stack, (300,), 4)["per_question"]]
+    domain = found(conv, *learn(conv, 4), 4)
+    assert len(services) >= 10 and any(services) and not all(services)
+    assert domain == services
