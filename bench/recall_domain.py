@@ -4,8 +4,9 @@ as the turn recalls them, and the answer looked for with the benchmark's matcher
 and LoCoMo take a minute or two here, where ``bench.recall`` (the services on in-process moto, the
 figure the docs report) takes an hour: a rule's effect on every conversation is seen before the
 bench is run, not after. It skips what the domain does not decide (encryption, shards' byte bounds,
-the turn's token budget for history) and agrees with the bench on every question of the
-conversation ``tests/functional/test_recall_replay.py`` replays through both.
+the turn's token budget for history); on 692038c it found each of the 309 conversations' answers in
+the same number as the bench, and ``tests/functional/test_recall_replay.py`` holds it to the
+services' replay question by question.
 
     .venv/bin/python -m bench.recall_domain --out now.json            # the set and LoCoMo (as bench.recall finds them)
     .venv/bin/python -m bench.recall_domain --against now.json        # ... and which conversations changed since
@@ -62,7 +63,7 @@ def learn(conv: Conversation, max_sessions: int | None = None) -> tuple[list[Any
 def found(conv: Conversation, facts: Sequence[Any], profile: str | None, max_sessions: int | None = None) -> list[bool]:
     """Whether each question's answer is in the facts a new session's turn recalls for it, with the profile."""
     from convmem.domain import fact_merge
-    from convmem.domain.context_assembly import facts_budget
+    from convmem.domain.context_assembly import fact_pieces, facts_budget
     from convmem.settings import Settings
 
     s = Settings()
@@ -70,7 +71,7 @@ def found(conv: Conversation, facts: Sequence[Any], profile: str | None, max_ses
     out = []
     for q in selected(conv, max_sessions)[0]:
         recalled = fact_merge.recall(facts, q.question, budget_tokens=budget, max_facts=s.facts_max_recalled)
-        request = Request("\n".join([*(f.statement for f in recalled), profile or ""]))
+        request = Request("".join(fact_pieces([f.statement for f in recalled])) + "\n" + (profile or ""))  # (as the request writes them)
         out.append((q.category == 2 and request.has_resolved_date(q.answer)) or request.has_answer(q.answer))
     return out
 
