@@ -40,11 +40,16 @@ CONVERSATION = {
 }
 
 
-def tiny_conversation(tmp_path, monkeypatch):
-    """CONVERSATION as the benchmark loads a file, with test credentials in the environment."""
+def with_test_credentials(monkeypatch):
+    """Test credentials in the environment, and no endpoint: the stack is in-process moto."""
     for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
         monkeypatch.setenv(k, v)
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+
+
+def tiny_conversation(tmp_path, monkeypatch):
+    """CONVERSATION as the benchmark loads a file, with test credentials in the environment."""
+    with_test_credentials(monkeypatch)
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps([CONVERSATION]))
     (conv,) = load_conversations(path, "file")
@@ -110,9 +115,7 @@ def test_the_domain_replay_finds_what_the_services_replay_finds(name, monkeypatc
     from bench.recall import PROJECT_SET
     from bench.recall_domain import found, learn
 
-    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
-        monkeypatch.setenv(k, v)
-    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    with_test_credentials(monkeypatch)
     (conv,) = load_conversations(PROJECT_SET / f"{name}.json", "project")
     with in_process_stack() as stack:
         services = [row["convmem"]["present"] for row in measure(conv, stack, (300,), 4)["per_question"]]

@@ -631,12 +631,13 @@ _POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|
                           # for emergencies"; not "no one", "had one slip")
                           + r"|(?:the\s+)?(?!(?:no|every|any|some|each|which|had|have|has|got|get|buy|bought|made|make|took|take|found|need|want|picked|ate)\b)[a-z]+\s+one(?:'s|\u2019s)?(?=\s)(?!\s+of\b))\b",
                           re.IGNORECASE)
+_NOT_TO_THEM = r"^(?!.*\b(?:you|your|ye|yous|u)\b)"  # (a sentence that says nothing to the other party)
 # ... and so does a short one ending on a pronoun for it ("vet had to stitch it", "the kids adore him"),
 # unless it speaks to the other party ("you'll love it").
-_ENDS_ON_IT = re.compile(r"^(?!.*\b(?:you|your|ye|yous|u)\b)[^\W\d]+(?:\s+\S+){0,6}\s+(?:it|him|them)[\s.!]*$", re.IGNORECASE)
+_ENDS_ON_IT = re.compile(_NOT_TO_THEM + r"[^\W\d]+(?:\s+\S+){0,6}\s+(?:it|him|them)[\s.!]*$", re.IGNORECASE)
 # ... and one telling who bought, fixed or took the thing just told of ("I sold the TVS. A man from Kawempe bought
 # it as it is for 2.1m", "the garage towed it to Swindon"): the deal or the repair is theirs.
-_TOOK_IT = re.compile(r"^(?!.*\b(?:you|your|ye|yous|u)\b)(?:[\w'-]+\s+){1,6}(?:bought|took|towed|fixed|repaired|collected|picked up"
+_TOOK_IT = re.compile(_NOT_TO_THEM + r"(?:[\w'-]+\s+){1,6}(?:bought|took|towed|fixed|repaired|collected|picked up"
                       r"|paid|offered|stole|nicked|delivered|installed|fitted|serviced|valued)\s+(?:it|them)\b", re.IGNORECASE)
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
 _NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
