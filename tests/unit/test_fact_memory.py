@@ -3315,3 +3315,52 @@ def test_rounds_147_150_a_longer_amount_and_korean_thanks_on_a_day_gone():
     told = extract("지난주 화요일에 매매상사 사람이 와서 끌고갔는디 90만원 받았어야 그만큼 쳐준게 고맙제", june, "차는 우짜고")
     assert any("90만원" in c.statement and c.when == "2025-06-10" for c in told)
     assert extract("니가 반찬 보내줘서 진짜 고마웠어", june, "잘 먹어") == []
+
+
+def test_rounds_151_154_creole_past_korean_wishes_and_asking_for_a_language():
+    june = datetime(2025, 6, 4, 20, tzinfo=UTC)  # a Wednesday
+    # the creoles' "bin" before a verb is past: the Sunday gone, not the one to come
+    [sold] = extract("dion bin pick up the hilux sunday", june, "Did the hilux go?")
+    assert sold.when == "2025-06-01"
+    # ... but the bin put out is no past: bin day is the Friday to come
+    [bins] = extract("bin day friday so i put the bin out", june, "Busy week?")
+    assert bins.when == "2025-06-06"
+    # a wish for the listener's people is a kindness, not news of the visitor (spaced or not)
+    assert extract("콩이 수술 잘 되길 기도 할게요 🙏", june, "콩이 내일 수술해요") == []
+    assert extract("선생님 어머니 빨리 나으시길 바래요", june, "엄마가 입원하셨어요") == []
+    # ... nor is a past before the date what the date's own clause says: the roofer comes the Wednesday to come
+    sunday = datetime(2025, 7, 6, 20, tzinfo=UTC)
+    [roof] = extract("했지 아범이 김사장헌티 전화혀서 수요일에 지붕 보러 온댜", sunday, "지붕은 알아봤어?")
+    assert roof.when == "2025-07-09"
+    [gone] = extract("병원 갔어 수요일에", sunday, "병원은?")  # (nothing after the day: the past is its own)
+    assert gone.when == "2025-07-02"
+    # the language they ask to be answered in, not the one they talk in elsewhere
+    assert not any(c.key == "language" for c in extract("사장님이 중국어로 얘기해서 편했어요", june, "면접 어땠어요?"))
+    assert not any(c.key == "language" for c in extract("We talk in Spanish at home", june, "What do you speak?"))
+    assert {c.value for c in extract("중국어로 답해 주세요", june) if c.key == "language"} == {"Chinese"}
+
+
+def test_rounds_155_158_the_worlds_money_days_as_subjects_and_statements_said_rising():
+    sunday = datetime(2025, 6, 29, 20, tzinfo=UTC)
+    # an amount in the world's money is an amount ("K38,500" kwacha, "R6 500" rand)
+    assert any("K38,500" in c.statement for c in extract("The salary is better, K38,500", sunday, "congratulations!!!"))
+    assert any("R6 500" in c.statement for c in extract("the garage says R6 500 for the clutch", sunday, "And the car?"))
+    # a day that is the subject of its past is the one gone; a day every week is none
+    [shift] = extract("and the pubs gone. friday was my last shift.", sunday, "How's work?")
+    assert shift.when == "2025-06-27" and "Friday 27 June 2025 was" in shift.statement
+    assert all(c.when is None for c in extract("the uber i do only saturday now. sunday is church and family", sunday, "Busy?"))
+    # ... and one after ", and", opening its clause
+    [er] = extract("she was coughing bad all week, and Thursday night she couldn't catch her breath so we bring her to the ER",
+                   sunday, "How's Nana?")
+    assert er.when == "2025-06-26"
+    # marks inside the news do not cut it from its day ("PROPOSED!! to Dani, on Wednesday")
+    [proposed] = extract("JR PROPOSED!! to Dani, on Wednesday, up at Two Lovers Point", sunday, "Any news?")
+    assert proposed.when == "2025-06-25" and "PROPOSED" in proposed.statement
+    # "u know what happen?" leads into news of their world
+    assert any("wrist" in c.statement for c in extract("so u know what happen? Hussein broke his wrist", sunday))
+    # a Korean "~거든요?" tells with the voice raised; it asks nothing
+    [noshow] = extract("지난주 토요일에 야놀자로 6명 단체 예약이 있었거든요?", sunday, "요즘 손님 많아요?")
+    assert noshow.when == "2025-06-21"
+    # "돌아오는 화요일" is the Tuesday to come, whatever the ending
+    [result] = extract("조직검사 결과는 돌아오는 화요일에 들으러 감.", datetime(2025, 3, 14, 20, tzinfo=UTC), "결과는?")
+    assert result.when == "2025-03-18"

@@ -594,7 +594,10 @@ _EN_PARTIAL = re.compile(
     # (each after its part of the day or none: "Thursday morning I got the email")
     # (and the creoles' "mi": "Wednesday mi go Mercy Clinic")
     r"(?:(?:\s+(?:" + _DAYPART + r"))?(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|\s+(?:[iI]|[Mm]i|we|he|she|they|my|our|me and"
-    r"|had|got|went|did|took|sent|bought|sold|finished|started)\b"  # (texting leaves the subject out: "Tuesday had a call out")
+    r"|had|got|went|did|took|sent|bought|sold|finished|started"  # (texting leaves the subject out: "Tuesday had a call out")
+    # (or the day is the subject of its past: "friday was my last shift"; not "sunday is church and family",
+    # every week, nor a holiday's name, "Monday was Memorial Day", which dates itself)
+    r"|(?:was|wis|will\s+be)(?!\s+(?:(?i:the)\s+)?(?i:" + _HOLIDAY_NAMES + r")\b))\b"
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
     r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+(?:[a-z]|[A-Z]{2})"  # ("friday night a man in bed 12 code", "thursday night one of my
@@ -608,7 +611,8 @@ _EN_PARTIAL = re.compile(
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
     # at the fair the burner quit", "finally died, monday on their way to winco"); not a day that names the date
     # or the holiday before it ("joining on 17 March, Monday", "keys 30th, Friday at 3pm") nor one of a list
-    r"|(?<=[a-z],\s)(?<![Dd]ay,\s)(?<!\dst,\s)(?<!\dnd,\s)(?<!\drd,\s)(?<!\dth,\s)(?=(?:" + _WEEKDAY_NAMES + r")"
+    # (and after ", and": "coughing bad all week, and Thursday night she couldn't catch her breath")
+    r"|(?:(?<=[a-z],\s)(?<![Dd]ay,\s)(?<!\dst,\s)(?<!\dnd,\s)(?<!\drd,\s)(?<!\dth,\s)|(?<=[a-z],\sand\s)(?<![Dd]ay,\sand\s))(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:at|i|we|he|she|they|my|our|me and|when|the|it|its|it['\u2019]s|there"
     r"|on\s+(?:the|my|our|his|her|their)\s+way)\b)"
     # ... or the day of a visit ("a guy came by friday with an offer"; "by friday" alone is a deadline)
@@ -669,6 +673,11 @@ _PAST_EN = re.compile(
     r"learnt|burnt|dreamt|spilt|leapt|spelt|smelt|"
     r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
     r"[a-z]{2,}ed)\b(?!['\u2019]t)"  # (not "won't")
+    # ... and the creoles' past, "bin" before the verb (Kriol and Aboriginal English, Gullah, Krio: "my aircon
+    # bin die thursday night", "dion bin pick up the hilux sunday"), not the bin put out ("bin day friday")
+    r"|(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bour )(?<!\bda )(?<!\bde )(?<!\bwheelie )(?<!\brecycling )(?<!\bgreen )"
+    r"(?<!\bblue )(?<!\bblack )(?<!\bbrown )(?<!\bin )(?<!\bto )\bbin(?=\s+(?!(?:day|days|bag|bags|men|man|lorry|lorries|collection|"
+    r"liners?|lids?|it|them|that|this|these|those|out|in|is|was|are|were|full|empty|and|or|night)\b)[a-z]{2,})"
     # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come)
     r"|\bcouldn['\u2019]?t\b",
     re.IGNORECASE,
@@ -920,6 +929,11 @@ _KO_CLAUSE_LINK = re.compile(r"(?<=[가-힣])(?:고|서|는데|은데|던데|려
 _KO_CALLED_OFF = re.compile(r"\s*(?:거|것|건|꺼|을|를|은|는|도|에\s*하려던\s*거)?\s*(?:취소|캔슬|미뤄|미뤘|미루|연기|에서\s)")
 
 
+# (a verb after the date that ends the sentence in the present: "지붕 보러 온댜", "찾으러 가요"; not "동네
+# 정형외과에서", no verb, nor 음슴체's "핫픽스 두번 함", no tense)
+_KO_SAID_AFTER = re.compile(r"\s[^\n]*[가-힣](?:요|대|댜|해|혀|다|야|어|여|유|지|래|게|께|까|네)[^가-힣]*$")
+
+
 def _ko_past_at(text: str, end: int) -> bool | None:
     """Whether the Korean date ending at ``text[end]`` is past: by the clause quoted after it, if
     one is, else by the sentence; None when a nominal ending tells no tense ("생일인 29일에 안동 와서
@@ -929,7 +943,11 @@ def _ko_past_at(text: str, end: int) -> bool | None:
     quoted = _KO_QUOTED.search(text, end)
     told = text[end:quoted.end()] if quoted else text
     if _past(told, True):
-        return True
+        # (but a past before the date is another clause's when the date's own, after it, is in the present:
+        # "했지 아범이 김사장헌티 전화혀서 수요일에 지붕 보러 온댜", the Wednesday to come; not "병원 갔어
+        # 수요일에", nothing after it, nor 음슴체's "토요일에 크래시 터져서 핫픽스 두번 함", no tense)
+        rest = text[end:]
+        return bool(quoted or not _KO_SAID_AFTER.search(rest) or _past(rest, True) or _KO_FROM.match(rest))
     # (and "1월부터 필라테스 다녀요", from or since: the present says neither)
     untold = _KO_NOMINAL_END.search(told) or _KO_FROM.match(text, end)
     return None if untold and not _KO_AHEAD.search(told) else False
@@ -1071,6 +1089,10 @@ _WEEKDAY_AFTER = re.compile(r"\s*[,(]\s*(?:a\s+|on\s+a\s+)?(" + "|".join([*_WEEK
                             re.IGNORECASE)
 
 
+_KO_COMING = re.compile(r"(?<![가-힣])(?:돌아|다가)?오는\s*$")
+_DAY_AS_SUBJECT = re.compile(r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:was|wis|will\s+be)\b", re.IGNORECASE)
+
+
 def _weekday_beside(text: str, start: int, end: int) -> int | None:
     """The weekday (0 for Monday) named right before ``text[start:end]``, or set off right after it, if one is."""
     m = _WEEKDAY_BESIDE.search(text, 0, start) or _WEEKDAY_AFTER.match(text, end)
@@ -1114,8 +1136,10 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
     if m["wd"] or (not korean and (m["wda"] or m["wdb"])):
         weekday = _ko_weekday(m["wd"]) if korean else _weekday_number(m["wd"] or m["wda"] or m["wdb"])  # "on tues" too
         back, ahead = _weekday(said, weekday, -1), _weekday(said, weekday, 1)
-        d = _by_tense(said, tense, back, ahead) or ahead
-        return (ko_day_text(d), d.isoformat()) if korean else (f"on {_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
+        coming = korean and _KO_COMING.search(m.string, 0, m.start()) is not None  # ("돌아오는 화요일에 들으러 감")
+        d = ahead if coming else _by_tense(said, tense, back, ahead) or ahead
+        on = "" if korean or _DAY_AS_SUBJECT.match(m.string, m.end()) else "on "  # ("Friday 27 June 2025 was my last shift")
+        return (ko_day_text(d), d.isoformat()) if korean else (f"{on}{_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         nth = int(m["kd"])  # (and with its weekday, "23일 수욜", the nearest 23rd that is a Wednesday)
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or _by_tense(

@@ -81,9 +81,14 @@ _PHONE_PATTERNS = [
     re.compile(r"(?i:\bmy\s+(?:phone|mobile|cell)(?:\s+number)?\s+is|\bmy\s+number\s+is|\bcall\s+me\s+at|\btext\s+me\s+at)\s+" + _PHONE),
     re.compile(r"제\s*(?:전화\s*)?(?:번호|연락처|휴대폰\s*번호)(?:는|은)\s*" + _PHONE),
 ]
+# The language they ask to be answered in: a request to whom they write ("Please reply in Korean",
+# "한국어로 답해 주세요"), not the language they talk in elsewhere ("we talk in Spanish at home", "사장님이
+# 중국어로 얘기해서 편했어요": a learner's boss who speaks her language).
 _LANGUAGE_PATTERNS = [
-    re.compile(r"(?i:\b(?:please\s+)?(?:reply|answer|respond|talk|speak|write)(?:\s+to\s+me)?\s+in|\bI\s+prefer|\bmy\s+(?:preferred|first)\s+language\s+is)\s+(" + _LANG_EN + r")\b", re.IGNORECASE),
-    re.compile(r"(" + _LANG_KO + r")로\s*(?:답|대답|말|얘기|이야기|써|응답)"),
+    re.compile(r"(?i:(?:^|[.!?]\s+|\b(?:please|pls|plz|can\s+you|could\s+you|would\s+you)\s+)(?:reply|answer|respond|talk|speak|write)"
+               r"(?:\s+to\s+me)?\s+in|\b(?:reply|answer|respond|talk|speak|write)\s+to\s+me\s+in|\bI\s+prefer|"
+               r"\bmy\s+(?:preferred|first)\s+language\s+is)\s+(" + _LANG_EN + r")\b", re.IGNORECASE),
+    re.compile(r"(" + _LANG_KO + r")로\s*(?:좀\s*|만\s*)?(?:(?:답|대답|말|얘기|이야기|응답)\s*)?(?:해\s*(?:줘|주|줄|달라)|써\s*(?:줘|주)|하세요|해요\s*\?)"),
 ]
 _LIKE_EN = re.compile(
     r"\bI\s+(?:really\s+|also\s+|just\s+)?(like|love|enjoy|prefer|don't\s+like|do\s+not\s+like|dislike|hate|can't\s+stand)\s+"
@@ -270,14 +275,15 @@ _KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는�
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
                      r"|아내|와이프|집사람|마누라|안사람|남편|신랑|바깥양반|아들|딸(?!기))")
-# A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요"),
+# A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요",
+# "콩이 수술 잘 되길 기도 할게요"; not "가는길 바래다줬어", seeing someone off),
 # and one for the listener's outing ("즐겁게 다녀와요", "잘 다녀오세요"), is an _OPINION, whoever it names.
-_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?:얼른|빨리|어서|꼭|무사히|부디)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
+_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)|(?:얼른|빨리|어서|꼭|무사히|부디)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen", "Sr. Armando") does not end the sentence, nor does a mark before
-# the day it happened ("I bought the scooter!! on Friday").
+# the day it happened ("I bought the scooter!! on Friday", "JR PROPOSED!! to Dani, on Wednesday").
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
-               + r"(?!\s+(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
+               + r"(?!\s+(?:(?:to|with|for|at)\s+[\w'-]+,?\s+)?(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
 _PAST_SYLLABLES = fact_dates.ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
@@ -544,7 +550,7 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+)?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
-                        r"more|exciting|huge|family)\s+news|guess what|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"more|exciting|huge|family)\s+news|guess what|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
@@ -948,6 +954,9 @@ def _before_them(part: str) -> list[str]:
     return pieces[: next(i for i, p in enumerate(pieces) if _OTHER_PARTY.search(p)) + 1]
 
 
+_KO_TOLD_RISING = re.compile(r"(거든요?)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
@@ -983,6 +992,9 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
     # came before it stands: "배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄", not "니가 와줘서 든든혔어 그 바쁜디 ...")
     parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
+    # (a Korean "~거든요?" tells, with the voice raised, and asks nothing: "지난주 토요일에 야놀자로 6명 단체 예약이
+    # 있었거든요?")
+    parts = [_KO_TOLD_RISING.sub(r"\1", p) for p in parts]
     kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _without_mentions_of_theirs(p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not (_KO_THANKS.search(p) and not _KO_DAY_GONE.search(p)) and not _KO_YOU_SAID.search(p)
@@ -1389,7 +1401,11 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
            "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _WORD_FIGURE = re.compile(r"\b(" + "|".join(_COUNTS) + r")\s+(hundred|thousand)\b", re.IGNORECASE)
-_AMOUNT = re.compile(r"[$£€₹]\s?\d|" + _WORD_FIGURE.pattern + r"(?:\s+and\s+[a-z]+)?\s+(?:quid|pounds?|dollars|bucks|euros?|rand|rupees)\b|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|rupees|%|percent"
+# (the world's money too: "K38,500" kwacha, "R52 000" rand, "N450,000" naira, "KSh 2,000", "₱15,000", "40,000 cedis")
+_CURRENCY = r"kwacha|naira|cedis?|shillings?|pesos?|ringgit|baht|yen|dirhams?|riyals?|taka|rupiah|rand|rupees"
+_AMOUNT = re.compile(r"[$£€₹¥₩₦₱₵₫฿₺₽₪৳]\s?\d|\b(?-i:K|R|N|P|Q|Rs\.?|RM|Rp|KSh|Ksh|TSh|USh|UGX|KES|NGN|ZAR|ZMW|PHP|GHS|GH₵|MK|Tk)\s?"
+                     r"(?:\d{1,3}(?:[, ]\d{3})+|\d{3,})(?![\w])|" + _WORD_FIGURE.pattern
+                     + r"(?:\s+and\s+[a-z]+)?\s+(?:quid|pounds?|dollars|bucks|euros?|" + _CURRENCY + r")\b|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|" + _CURRENCY + r"|%|percent"
                      r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|head|kilo|piece)"
                      r"|(?:kg|kgs|kilos?|lbs?|oz|stone|km|miles|cm|mm|litres?|liters?)\b)|\b\d{2,3}\s*(?:over|/)\s*\d{2,3}\b",
                      re.IGNORECASE)
