@@ -3364,3 +3364,20 @@ def test_rounds_155_158_the_worlds_money_days_as_subjects_and_statements_said_ri
     # "돌아오는 화요일" is the Tuesday to come, whatever the ending
     [result] = extract("조직검사 결과는 돌아오는 화요일에 들으러 감.", datetime(2025, 3, 14, 20, tzinfo=UTC), "결과는?")
     assert result.when == "2025-03-18"
+
+
+def test_rounds_159_162_pasts_spelt_as_the_present_pidgins_done_and_guess_who():
+    wednesday = datetime(2025, 3, 19, 20, tzinfo=UTC)
+    # "hurt" is its own past: no one plans to hurt a knee
+    [knee] = extract("hurt it on saturday at rugby.", wednesday, "What happened to the knee?")
+    assert knee.when == "2025-03-15"
+    # West African Pidgin's "don" is done; texting's "don know" is not
+    [cast] = extract("Brandon cast don comot on Thursday!", datetime(2025, 11, 9, 20, tzinfo=UTC), "How's Brandon?")
+    assert cast.when == "2025-11-06"
+    [wanna] = extract("i don know if we go saturday", wednesday, "Coming to the match?")
+    assert wanna.when == "2025-03-22"
+    # "friday first" is the coming Friday, "friday first try" a Friday gone and a first attempt
+    [test] = extract("SIS VILIAMI PASSED HIS DRIVING TEST took it on friday first try", datetime(2025, 1, 19, 20, tzinfo=UTC))
+    assert test.when == "2025-01-17" and "first try" in test.statement
+    # "guess who" leads into news of their world
+    assert extract("Guess who's driving a new bakkie", wednesday, "Howzit")

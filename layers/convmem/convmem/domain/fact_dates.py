@@ -190,7 +190,7 @@ _EN = re.compile(
     # ... and Irish "Saturday there", the one just past ("got it Saturday there from a garage in Lisburn")
     r"|there\b(?!\s+(?:is|are|was|were|will|and)\b))"
     # ... and "Thursday coming", "this Wednesday coming" (Irish, Cajun, West African): the next one
-    r"|(?:(?:this|the|on)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+(?:coming|first(?=[\s,.!?;:]*$|[,.!?;:]|\s+(?!thing\b)))\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
+    r"|(?:(?:this|the|on)\s+)?(?P<coming>" + "|".join(_WEEKDAYS) + r")\s+(?:coming|first(?=[\s,.!?;:]*$|[,.!?;:]|\s+(?!(?:thing|try|time|go|attempt|shot|round|place|prize|half)\b)))\b(?!\s+(?:to|by|from|out|off|through|over|down|in|into|for|back|home|here|there|with)\b)"
     r"|(?P<rel>last|next|this past|this coming|this)\s+(?P<period>week|wk|month|year|weekend|"
     + "|".join(_WEEKDAYS) + "|" + "|".join(_WEEKDAY_ABBREVIATIONS) + r")\.?)\b",
     re.IGNORECASE,
@@ -672,12 +672,19 @@ _PAST_EN = re.compile(
     # (and the British pasts in -t: "learnt to drive on saturday", "burnt my hand on monday")
     r"learnt|burnt|dreamt|spilt|leapt|spelt|smelt|"
     r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
+    # (and the pasts spelt as the present that no one plans: "hurt it on saturday at rugby")
+    r"hurt|burst|"
     r"[a-z]{2,}ed)\b(?!['\u2019]t)"  # (not "won't")
     # ... and the creoles' past, "bin" before the verb (Kriol and Aboriginal English, Gullah, Krio: "my aircon
     # bin die thursday night", "dion bin pick up the hilux sunday"), not the bin put out ("bin day friday")
     r"|(?<!\bthe )(?<!\ba )(?<!\bmy )(?<!\bour )(?<!\bda )(?<!\bde )(?<!\bwheelie )(?<!\brecycling )(?<!\bgreen )"
     r"(?<!\bblue )(?<!\bblack )(?<!\bbrown )(?<!\bin )(?<!\bto )\bbin(?=\s+(?!(?:day|days|bag|bags|men|man|lorry|lorries|collection|"
     r"liners?|lids?|it|them|that|this|these|those|out|in|is|was|are|were|full|empty|and|or|night)\b)[a-z]{2,})"
+    # ... and West African Pidgin's "don" before the verb, done ("Emma don do the operation o, Tuesday morning",
+    # "Brandon cast don comot on Thursday"), not texting's "don't" ("i don know", "dont wanna")
+    r"|(?<=[a-z]\s)(?-i:don)(?=\s+(?!(?:know|no|wanna|want|wan|like|care|think|worry|mind|even|have|need|feel|remember|"
+    r"understand|believe|bother|mean|forget|let|be|go|get|play|see|say|tell|ask|look|touch|call|worry|waste|give|make|"
+    r"take|stop|do\s+(?:it|that|this|dat|dis|am|nothing|anything)\b)\b)[a-z]{2,})"
     # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come)
     r"|\bcouldn['\u2019]?t\b",
     re.IGNORECASE,

@@ -550,7 +550,7 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+)?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
-                        r"more|exciting|huge|family)\s+news|guess what|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"more|exciting|huge|family)\s+news|guess (?:what|who)|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
