@@ -3381,3 +3381,11 @@ def test_rounds_159_162_pasts_spelt_as_the_present_pidgins_done_and_guess_who():
     assert test.when == "2025-01-17" and "first try" in test.statement
     # "guess who" leads into news of their world
     assert extract("Guess who's driving a new bakkie", wednesday, "Howzit")
+
+
+def test_rounds_163_166_names_written_with_accents_are_names():
+    sunday = datetime(2025, 9, 28, 20, tzinfo=UTC)
+    # a name opening on an accented capital, or with accents inside, is learnt and its news kept
+    assert {c.key: c.value for c in extract("My son José starts school on Monday", sunday)}.get("family.son.josé") == "José"
+    assert any("Łucja had kittens" in c.statement for c in extract("Łucja had kittens!! Four.", sunday, "How's everyone?"))
+    assert any("Ċikka" in c.statement for c in extract("And a surprise at home. Ċikka had kittens!!", sunday, "How's everyone?"))

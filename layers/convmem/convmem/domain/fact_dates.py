@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from convmem.domain import relevance
+
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"]
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -582,7 +584,7 @@ _EN_PARTIAL = re.compile(
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
-    r"|\s+[A-Z][a-z]+\s*[!,]"  # (or the listener's name after it: "got the car Wednesday Morag!")
+    r"|\s+" + relevance.CAPITALISED + r"+\s*[!,]"  # (or the listener's name after it: "got the car Wednesday Morag!")
     r"|\s+\d{1,2}(?::\d{2}|\s*(?:am|pm)\b)))"  # (or its hour: "we land saturday 11:40 at night", "fly friday 6am")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list

@@ -53,7 +53,7 @@ _TRAILING = re.compile(r"(?:\s+(?:anymore|any more|now|too|either|at all|a lot|v
 _NOT_OBJECTS = {"it", "this", "that", "them", "you", "him", "her", "these", "those", "one", "so", "to", "the idea"}
 
 _NAME = "([^\\W\\d_][\\w'-]*(?:\\s+[A-Z][\\w'-]*)?)"
-_PLACE = r"((?:[A-Z]|[가-힣])[\w'-]*(?:(?:\s+|,\s*)[A-Z][\w'-]*){0,3})"
+_PLACE = r"((?:" + relevance.UPPER + r"|[가-힣])[\w'-]*(?:(?:\s+|,\s*)" + relevance.UPPER + r"[\w'-]*){0,3})"
 _KO_WORD = r"(?<![가-힣A-Za-z])([가-힣A-Za-z]+?)"
 _EMAIL = r"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)"
 _PHONE = r"(\+?\d[\d\s().-]{6,}\d)"
@@ -63,7 +63,7 @@ _NAME_PATTERNS = [
     re.compile(r"(?i:\bmy name is|\bmy name's|(?<!\bshe\s)(?<!\bhe\s)(?<!\bthey\s)\bcall me)\s+(?!(?i:to|at|on|in|back|later|tomorrow|tonight|today|when|if|after|before"
                r"|now|soon|anytime|whenever|asap|again|for|and|or|but|the|a|an|up|over|out|every|each|from|about|with|once|twice"
                r"|too|also|yesterday|last|this)\b)" + _NAME),
-    re.compile(r"\bI(?:'m| am)\s+([A-Z][a-z'-]+)(?=\s*(?:[,.!?]|$|\band\b))"),
+    re.compile(r"\bI(?:'m| am)\s+(" + relevance.UPPER + r"[a-z'-]+)(?=\s*(?:[,.!?]|$|\band\b))"),
     re.compile(r"제\s*이름은\s*" + r"([가-힣A-Za-z]+?)" + r"(?:입니다|이에요|예요|이야|야|이라고\s*해요|라고\s*해요|요)?(?=[\s.!?,]|$)"),
     re.compile(r"저는\s*([가-힣]+?)(?:이)?라고\s*(?:합니다|해요)"),
 ]
@@ -303,7 +303,7 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
                        # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
-                       r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=[A-Z])")
+                       r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=" + relevance.UPPER + r")")
 _EMOJI_END = re.compile(fact_dates.EMOJI + r"\ufe0f?$")
 # A numbered list in a message ("Two big news: 1) Larissa's visa was approved ... 2) I passed my
 # probation!"): each item is a sentence of its own, without its number.
@@ -340,9 +340,9 @@ _LEAD = re.compile(
     # (not a name's first word: "Great North Run on Sunday"; and a Korean address by name: "마루 씨, 저 하노이 출장 잘 다녀왔어요")
     r"^(?:[가-힣]{2,3}\s?(?:씨|님)(?:\s*,|(?=\s+(?:저|나|제가|내가|저는|나는|저희|우리)(?![가-힣])))\s*"
     # a letter's salutation ("Dear Pip,", "Good morning Pip,")
-    r"|(?:dear|good\s+(?:morning|afternoon|evening))(?:\s+(?-i:[A-Z][\w'-]*))?[,.!]"
+    r"|(?:dear|good\s+(?:morning|afternoon|evening))(?:\s+(?-i:" + relevance.UPPER + r"[\w'-]*))?[,.!]"
     r"|(?:yeah|yes|yep|yup|aye|nah|naw|wow|oh|ah|aw+|hey|hi|hello|thanks|thank you|(?:ha){2,}h?|(?:he){2,}|k{3,}|(?:ja){2,}j?|(?:rs){2,}|lol|lmao|well|so|actually|honestly|obviously|apparently|seriously|totally|"
-    r"absolutely|sure|of\s+course|course(?=\s*[.!,])|ofc|definitely|certainly|for\s+sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|(?:cool|great|awesome|right|true|exactly)(?!\s+(?-i:[A-Z][a-z]))|and|but|also|anyway|btw|"
+    r"absolutely|sure|of\s+course|course(?=\s*[.!,])|ofc|definitely|certainly|for\s+sure|omg|(?:oh\s+)?my\s+(?:god|gosh|goodness)|ok|okay|hmm+|um+|yay|(?:cool|great|awesome|right|true|exactly)(?!\s+(?-i:" + relevance.CAPITALISED + r"))|and|but|also|anyway|btw|"
     r"by the way|to be honest|you know|guess what|(?:(?:big|other|good|bad|some|more|quick|fun|ok|okay)\s+)?(?:news|update)"
     r"(?=\s*[:!-]))\b[\s,!.:-]*)+",
     re.IGNORECASE,
@@ -378,11 +378,11 @@ _PETS = ("dog|puppy|pup|cat|kitten|kitty|bird|parrot|budgie|cockatiel|hamster|ge
          # (or by its breed, as owners say: "our shiba Kuma", "my staffy Tyson")
          "shiba|husky|collie|spaniel|poodle|pug|corgi|dachshund|terrier|retriever|labrador|beagle|greyhound|whippet|"
          "lurcher|staffy|staffie|chihuahua|schnauzer|shih tzu|tabby|moggy")
-_NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z][a-z]+)\b"
+_NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?" + relevance.CAPITALISED + r"+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?(" + _PETS + r")" + _NAMED)  # "my corn snake Custard"
-_NAME_THEN_PET_RE = re.compile(r"\b([A-Z][a-z]+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b"
-                               r"|\b([A-Z][a-z]+) is (?:my|our)\s+(?:[a-z]+\s+){0,3}?(" + _PETS + r")\b")
+_NAME_THEN_PET_RE = re.compile(r"\b(" + relevance.CAPITALISED + r"+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b"
+                               r"|\b(" + relevance.CAPITALISED + r"+) is (?:my|our)\s+(?:[a-z]+\s+){0,3}?(" + _PETS + r")\b")
 # Texted all in small letters ("my daughter kylie", "grandson jacko turns 6", "brett our son rang",
 # "me mate robbo", "skip is our dog"): a word beside a relation or a pet is a name when it is no
 # word of speech (_NOT_A_NAME) and no verb's form.
@@ -534,21 +534,21 @@ _HOW_ASKS = re.compile("^" + _HOW, re.IGNORECASE)
 # A message passed on to someone ("tell her I said hello", "give Juno a rub from me", "happy
 # Valentine's to Sandra", "say hi to Tom", "night Jo, kiss Biscuit for me"): words for the other
 # party's people, not the visitor's news.
-_RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morning|bye))\b[^A-Za-z]*(?:[A-Z]\w+\b[^A-Za-z]*)?)?"
-                    r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|[A-Z]\w+"
+_RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morning|bye))\b[^A-Za-z]*(?:" + relevance.UPPER + r"\w+\b[^A-Za-z]*)?)?"
+                    r"(?:(?i:tell|give|send|kiss|hug|cuddle|pat|scratch)\s+(?:(?i:him|her|them)\b|" + relevance.UPPER + r"\w+"
                     # (texting writes the name small: "tell julien his cousin remy gonna make it up to him")
                     r"|(?!(?:the|a|an|my|our|me|us|it|that|this|everyone|everybody|anyone|someone|people|stories|lies|jokes|time"
                     r"|off|apart|myself|ourselves)\b)[a-z]{3,}\b(?=\s+(?:his|her|their|i|we|im|hi|hello|congrats|thanks|happy"
                     r"|that|from|for|and)\b|[\s.!😂🤣❤️]*$))|(?i:say\s+(?:hi|hello|hiya))\b"
                     # ... and love sent to them ("Kiss to Ida and Pepper", "hugs to the kids", "greetings to Ruth")
-                    r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+)"
+                    r"|(?i:kiss(?:es)?|hugs?|love|greetings|regards|salaam|salaams|salam|salams)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|" + relevance.UPPER + r"\w+)"
                     r"|(?i:kiss|hug)\s+(?i:everybody|everyone|all)\b"  # ("kiss everybody, and Bruno too")
                     # ... and what they must keep from someone, ending the clause ("so don't tell Becky", "dont tell her yet")
-                    r"|(?i:don['\u2019]?t|do\s+not)\s+(?i:tell|say\s+(?:anything|owt|nothing)\s+to)\s+(?:(?i:him|her|them)\b|[A-Z]\w+)"
+                    r"|(?i:don['\u2019]?t|do\s+not)\s+(?i:tell|say\s+(?:anything|owt|nothing)\s+to)\s+(?:(?i:him|her|them)\b|" + relevance.UPPER + r"\w+)"
                     r"(?=\s*(?i:yet|ha+|lol|though|tho)?\W*$)"
-                    r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+[A-Z]\w+"
+                    r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+" + relevance.UPPER + r"\w+"
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
-                    r"|[A-Z]\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|[A-Z]\w+))")
+                    r"|" + relevance.UPPER + r"\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|" + relevance.UPPER + r"\w+))")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+)?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news|guess (?:what|who)|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
@@ -564,7 +564,7 @@ def _without_opening_aside(sentence: str) -> str:
     and what follows it still tells."""
     head, comma, rest = sentence.partition(", ")
     if (comma and len(head.split()) <= _ASIDE_WORDS and not re.search(r"[가-힣]", head)
-            and not re.search(r"(?<=\s)(?!I\b|I')[A-Z]", head)  # (it names no one: "can't wait to see Paçoca, he's 12")
+            and not re.search(r"(?<=\s)(?!I\b|I')" + relevance.UPPER + r"", head)  # (it names no one: "can't wait to see Paçoca, he's 12")
             and ((_OPINION.search(head) and _I.search(rest)) or (_REQUEST.search(head) and not _RELAYED_PLAN.match(head)))):
         return rest
     return sentence
@@ -622,7 +622,7 @@ _WE = re.compile(r"^(?:(?:but|and|so|aye|yeah|yes|well|anyway|oh)\W+)?we(?!['\u2
 # Texting leaves the subject out and the capital too ("interview tmrw w tidewell"): a dated sentence
 # opening in lower case on no one else (he, she, it, you, a name) is theirs.
 _TEXTED = re.compile(r"^(?!(?:he|she|they|it|it's|its|that|this|these|those|there|we|you|his|her|their|ur|u)\b)"
-                     r"(?:[a-z]|\d(?!.*[A-Z]))")  # (or a number opening a sentence with no capital: "2nd interview at...")
+                     r"(?:[a-z]|\d(?!.*" + relevance.UPPER + r"))")  # (or a number opening a sentence with no capital: "2nd interview at...")
 # Texting leaves the apostrophe out: "hes a PE teacher" goes on as "he's" does.
 _TEXTED_PRONOUNS = "hes|shes|thats|theyre|theres"
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
@@ -646,13 +646,13 @@ _ENDS_ON_IT = re.compile(_NOT_TO_THEM + r"[^\W\d]+(?:\s+\S+){0,6}\s+(?:it|him|th
 _TOOK_IT = re.compile(_NOT_TO_THEM + r"(?:[\w'-]+\s+){1,6}(?:bought|took|towed|fixed|repaired|collected|picked up"
                       r"|paid|offered|stole|nicked|delivered|installed|fitted|serviced|valued)\s+(?:it|them)\b", re.IGNORECASE)
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
-_NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)[A-Z][\w'-]+")
+_NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)" + relevance.UPPER + r"[\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
 _FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
                      r"so so|just|very)\s+", re.IGNORECASE)
 # A lone name before a comma ("Gina, I got the job") is whom they speak to, not what they tell.
 _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
-                       r"Saturday|Sunday)\b)[A-Z][a-z]+[!.]?")
+                       r"Saturday|Sunday)\b)" + relevance.CAPITALISED + r"+[!.]?")
 # ... and in Korean, a bare word of two to four syllables opening the message before a mark ("누리, 저
 # 왔어요", "선생님! 드디어 운전면허 땄어요"): not a time or a turn of speech, not one that ends as a
 # verb, an adverb or a word with its particle, and not after their question ("목표 있어?" - "일본어!").
@@ -704,7 +704,7 @@ _KIN_WORDS = (r"dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|
               r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|tutu|tūtū|"
               r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer")
 _KIN_NAME = re.compile(rf"^(?!ma['\u2019]am)(?:{_KIN_WORDS})\b"
-                       r"(?!(?-i:\s+[A-Z]))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
+                       r"(?!(?-i:\s+" + relevance.UPPER + r"))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
 
 
 def _fragment(sentence: str) -> bool:
@@ -717,7 +717,7 @@ def _fragment(sentence: str) -> bool:
 
 
 # (what opens on its subject: "We were at Solly's", "Grandma got good news")
-_SUBJECT = re.compile(r"(?:i|we|he|she|they|it|you|my|our|their|his|her|[A-Z]\w*)\b")
+_SUBJECT = re.compile(r"(?:i|we|he|she|they|it|you|my|our|their|his|her|" + relevance.UPPER + r"\w*)\b")
 
 
 def _headline(first: str, then: str) -> str | None:
@@ -743,10 +743,10 @@ _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|t
 # Not the visitor's own dropped "I" ("Did it last Wednesday", "Is a bit stress", "Was so fun").
 _ASKS_BY_ORDER = re.compile(
     r"^(?:(?i:and|so|also|oh|ok|okay|yes|yeah|btw)\W+)*(?i:is|are|was|were|does|did|do|has|have|can|could|will|would|should)\s+"
-    r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(CALENDAR_WORDS)) + r")[A-Z][a-z]+\s+(?!(?i:is|was)\b)\w"
+    r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(CALENDAR_WORDS)) + r")" + relevance.CAPITALISED + r"+\s+(?!(?i:is|was)\b)\w"
     r"|(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)")
 # (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
-_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?([A-Z][\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
+_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?(" + relevance.UPPER + r"[\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -802,7 +802,7 @@ def _slot_people(text: str) -> list[FactCandidate]:
             continue
         out.append(_relation_fact(relation, name))
     pets = []
-    if not re.search(r"\b[A-Z][a-z]+\b(?<!\bI)", text[1:]):  # texted small, names too
+    if not re.search(r"\b" + relevance.CAPITALISED + r"+\b(?<!\bI)", text[1:]):  # texted small, names too
         for m in _SMALL_RELATION_RE.finditer(text):
             relation, name = (m.group(1) or m.group(2), m.group(3)) if m.group(3) else (m.group(5), m.group(4))
             if not _small_name(name):
@@ -914,7 +914,7 @@ _YOUR_FAMILY = re.compile(r"\b(?:your|ur|yer)\s+(?:mam|mammy|mum|mummy|mom|mommy
                           r"|gran|granny|grandma|grandad|granddad|grandpa|brother|sister)\b", re.IGNORECASE)
 # ... and thanks the visitor passed to someone else ("I called her last night and told her thank you but no").
 # (told, not passed on now: "Grandma say thank you baby" thanks the listener)
-_THANKED_ANOTHER = re.compile(r"\b(?:told\s+(?:him|her|them|[A-Z][a-z]+)|said)\s+(?:no\s+)?thank\s+you\b", re.IGNORECASE)
+_THANKED_ANOTHER = re.compile(r"\b(?:told\s+(?:him|her|them|" + relevance.CAPITALISED + r"+)|said)\s+(?:no\s+)?thank\s+you\b", re.IGNORECASE)
 _NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY, _THANKED_ANOTHER)
 
 
@@ -1123,7 +1123,7 @@ def asked_of_them(previous: str | None, theirs: frozenset[str] = frozenset()) ->
     start = [m.start() for m in _QUESTION_START.finditer(question)]
     question = question[start[0]:] if start else question  # "Wow, Caroline, what inspired you?" -> "what inspired you?"
     question = _ASKS_POLITELY.sub("", question)  # ("What's the TA job, if you don't mind me asking?")
-    question = re.sub(r"^(?i:and)\s+(?=[A-Z])", "about ", question)  # ("And Jason?": asked about Jason)
+    question = re.sub(r"^(?i:and)\s+(?=" + relevance.UPPER + r")", "about ", question)  # ("And Jason?": asked about Jason)
     if (_ASKER_OWN.search(question) or _ASKS_OPINION.search(question) or _names_another(question, theirs)
             or _OTHER_PARTY.sub(" ", question).count(" ") > 20):
         return None
@@ -1162,7 +1162,7 @@ def _names_another(question: str, theirs: frozenset[str]) -> bool:
 
 
 # ... nor a name the question makes theirs ("How's your Corolla?", "Still at the same Boots?")
-_THEIR_NAMED = re.compile(r"\b(?i:your|ur|the\s+same)\s+(?:[A-Z][\w'-]*\s+)*$")
+_THEIR_NAMED = re.compile(r"\b(?i:your|ur|the\s+same)\s+(?:" + relevance.UPPER + r"[\w'-]*\s+)*$")
 
 
 # ... but an abbreviation naming a kind of thing is no name ("What's the TA job?", "How did your MRI go?").
@@ -1317,17 +1317,17 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
     "Biscuit howls along"): capitalised words of their statements, not their questions, that one
     of the two messages also capitalises inside a sentence (a name, not a sentence's first word:
     "Art's awesome" names no one) and that are no day or month."""
-    inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)([A-Z][a-z]+)\b", t)}
+    inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)(" + relevance.CAPITALISED + r"+)\b", t)}
     return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "")
                      if not s.rstrip().endswith("?") and not _ASKS_BY_ORDER.match(s.lstrip())
-                     for m in re.finditer(r"\b([A-Z][a-z]+)\b", s)
+                     for m in re.finditer(r"\b(" + relevance.CAPITALISED + r"+)\b", s)
                      if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS)
 
 
 def _names_in(text: str) -> set[str]:
     """The names (case folded) ``text`` writes: capitalised words, not all capitals (CDC), a day, a
     month, I or a word that opens sentences ("Well", "The")."""
-    return {w.casefold() for w in re.findall(r"\b[A-Z][a-z]+\b", text)
+    return {w.casefold() for w in re.findall(r"\b" + relevance.CAPITALISED + r"+\b", text)
             if w not in CALENDAR_WORDS and w not in _PLACEHOLDER_NAMES and w.casefold() not in _NOT_NAMES
             and w.lower() not in relevance.STOP_WORDS}
 
@@ -1346,7 +1346,7 @@ def _small_subjects(text: str) -> set[str]:
 def _opens_on(clause: str, names: frozenset[str]) -> bool:
     """Whether ``clause`` opens on one of ``names`` ("Cian's band is good", "poor Biscuit", "I love
     Biscuit walks")."""
-    first = re.match(r"(?i:(?:and|but|so|oh|poor|lucky)\s+|I\s+(?:really\s+|just\s+)?(?:love|adore|miss)\s+)?([A-Za-z][a-z]+)\b",
+    first = re.match(r"(?i:(?:and|but|so|oh|poor|lucky)\s+|I\s+(?:really\s+|just\s+)?(?:love|adore|miss)\s+)?(" + relevance.LETTER + relevance.LOWER + r"+)\b",
                      clause.lstrip())  # (texting writes the name small: "siobhan sounds like...")
     return first is not None and first.group(1).casefold() in names
 
@@ -1604,7 +1604,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 (told_plainly and when is not None)
                 # (past news that opens the conversation, after nothing of the other party's: "yo. MRI came back")
                 or (unprompted and not korean and fact_dates.tells_a_past(sentence)
-                    and not re.match(r"[A-Z][a-z]+['\u2019]s\b", sentence)  # (not someone's by name: "Mina's photos were stunning")
+                    and not re.match(r"" + relevance.CAPITALISED + r"+['\u2019]s\b", sentence)  # (not someone's by name: "Mina's photos were stunning")
                     and not any(_says_something(w) for earlier in sentences[:n] for w in _content(earlier)
                                 if len(earlier.split()) > 1 and (not _FIRST_PERSON.search(earlier) or _OPINION.search(earlier))))
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
@@ -1726,13 +1726,13 @@ _PRONOUNS = frozenset("he she they them him her his hers its it we us you".split
 def _says_something(word: str) -> bool:
     """Whether a content word says something of its own: no interjection, pronoun or word of speech
     ("Its ok", "Ha no", "Shes ok" say nothing; "rugby", "쏘렌토" do), no laugh."""
-    return (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS) if word.isascii() else (
-        len(re.findall(r"[가-힣]", word)) >= 2)
+    return (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS) if not re.search(
+        r"[가-힣]", word) else len(re.findall(r"[가-힣]", word)) >= 2  # (a name written with accents says something: "Łucja")
 
 
 # Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
 # tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
-_EXPERTS = (r"doc|doctor|dr\.?\s+[A-Z][\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
+_EXPERTS = (r"doc|doctor|dr\.?\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
             r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant")
 _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?:" + _EXPERTS + r")"
                           r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
@@ -1850,7 +1850,7 @@ _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:m
                       # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names; the
                       # family words _KIN_NAME knows, "Hi Amma", "Morning Oma", are none either)
                       r"|(?i:" + _KIN_WORDS + r")|Sis|Bro|Son"
-                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)([A-Z][a-z]{1,11})\b" + _ENDEARMENT +
+                      r"|Babe|Baby|Honey|Hun|Sweetie|Auntie|Aunty|Uncle|Cuz|Doc|Sir|Madam|Ate|Kuya|Tita|Tito|Lola|Lolo)\b)(" + relevance.CAPITALISED + r"{1,11})\b" + _ENDEARMENT +
                       r"(?:\s*[.!?,]+\s*|\s*$|[ \t]*\n|\s+(?=(?i:i|i'm|i've|im|ive|we|it's|its|it|they)\s))")
 # ... and texting writes the name small ("cheers mo", "gday mo.", "ta mo"): after a greeting that
 # is no noun's first word ("morning walk.", "night shift!" are none), a small word that ends the

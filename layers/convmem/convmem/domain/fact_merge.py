@@ -585,15 +585,15 @@ def _digest_value(statement: str) -> str:
     return " ".join(dict.fromkeys(relevance.words(statement)))[:300]
 
 
-_WITH_THEM = re.compile(r"\b([A-Z][a-z]+) and (?:they|I)\b|\b(?:they|I|(?i:them)) and ([A-Z][a-z]+|[a-z]{3,})\b")
+_WITH_THEM = re.compile(r"\b(" + relevance.CAPITALISED + r"+) and (?:they|I)\b|\b(?:they|I|(?i:them)) and (" + relevance.CAPITALISED + r"+|[a-z]{3,})\b")
 # Whom the other party asks after, or sends word to ("How's Jack going?", "Did Ella get moved in
 # alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
 # someone who knows them, never introduced them as "my son Jack". (Not "How was X?": a trip or a
 # day, "How was Jeju?", "How was Hogmanay?")
 _ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?]\s))(?i:how['\u2019]?s|how\s+(?:is|are|did)|what\s+about|about|and|did|has|is|was|does|tell|give"
-                          r"|say\s+(?:hi|hello)\s+to|(?:wait\s+)?who['\u2019]?s|who\s+(?:is|was))\s+(?:(?i:little|old|young|wee)\s+)?([A-Z][a-z]+)\b"
+                          r"|say\s+(?:hi|hello)\s+to|(?:wait\s+)?who['\u2019]?s|who\s+(?:is|was))\s+(?:(?i:little|old|young|wee)\s+)?(" + relevance.CAPITALISED + r"+)\b"
                           # ... or after how it goes for them ("How's work going for Trevor?", "How are things with Mia?")
-                          r"|(?:^|(?<=[.!?]\s))(?i:how)\b[^.!?]{0,40}?\s(?i:for|with)\s+([A-Z][a-z]+)\s*\?")
+                          r"|(?:^|(?<=[.!?]\s))(?i:how)\b[^.!?]{0,40}?\s(?i:for|with)\s+(" + relevance.CAPITALISED + r"+)\s*\?")
 # ... and in Korean, by the name opening the question as its topic ("민호는 요즘 출장 안 가니?", "지영이는
 # 잘 지내?", "민호 씨는 요즘 어때?"; not "우리 민호는 ...", the asker's own)
 _KO_ASKED_AFTER = re.compile(r"(?:^|(?<=[.!?~]\s))([가-힣]{2,4}?)(?:이)?(?:\s?씨)?(?:는|은)\s[^?]*\?")

@@ -11,6 +11,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 _WORD = re.compile(r"[0-9a-z]+(?:[-_.@][0-9a-z]+)*|[\uac00-\ud7a3]+|[^\W\d_]+", re.UNICODE)
+# A capital then a small letter, as a name opens, accented too ("José", "Zoë", "Ċikka", "Łucja", "Ömer"):
+# with [A-Z][a-z] alone, "my son José" taught no name and "Ċikka had kittens!!" was nobody's.
+_LATIN = [chr(c) for c in range(0xC0, 0x250)]
+_UPPER, _LOWER = "".join(c for c in _LATIN if c.isupper()), "".join(c for c in _LATIN if c.islower())
+UPPER, LOWER, LETTER = f"[A-Z{_UPPER}]", f"[a-z{_LOWER}]", f"[A-Za-z{_UPPER}{_LOWER}]"
+CAPITALISED = UPPER + LOWER
 _HANGUL = re.compile(r"^[\uac00-\ud7a3]+$")
 _STOP = {"the", "a", "an", "is", "are", "was", "i", "you", "my", "me", "to", "of", "and", "in", "on", "it", "what",
          "do", "does", "did", "for", "with", "that", "this", "be", "at", "or", "how", "can", "about",
