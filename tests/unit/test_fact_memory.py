@@ -3389,3 +3389,16 @@ def test_rounds_163_166_names_written_with_accents_are_names():
     assert {c.key: c.value for c in extract("My son José starts school on Monday", sunday)}.get("family.son.josé") == "José"
     assert any("Łucja had kittens" in c.statement for c in extract("Łucja had kittens!! Four.", sunday, "How's everyone?"))
     assert any("Ċikka" in c.statement for c in extract("And a surprise at home. Ċikka had kittens!!", sunday, "How's everyone?"))
+
+
+def test_rounds_167_170_a_day_after_a_number_or_its_event_and_salaries_without_a_sign():
+    thursday = datetime(2025, 9, 4, 20, tzinfo=UTC)
+    # a weekday after a number ("grade 10 tuesday") dates what it follows
+    [school] = extract("leetia, maata started grade 10 tuesday at inuksuk high", thursday, "How are the kids?")
+    assert school.when == "2025-09-02"
+    # ... and one that opens on what it was, then who did what ("friday night radio bingo i won")
+    [bingo] = extract("guess what. friday night radio bingo i won $1200!!", datetime(2025, 1, 19, 20, tzinfo=UTC))
+    assert bingo.when == "2025-01-17" and "$1200" in bingo.statement
+    # a salary, a rent by the day, in a currency left unsaid
+    assert any("520,000" in c.statement for c in extract("I got the job!! Salary is now 520,000 from 380,000.", thursday, "And work?"))
+    assert any("400 per day" in c.statement for c in extract("400 per day he is giving, 50 more than Ravi.", thursday, "ok"))

@@ -572,7 +572,7 @@ _EN_PARTIAL = re.compile(
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her
     # room Tuesday night", "going up there Friday."): not after a word that makes it some other
     # day ("every", "the", "a", "other", Good, Easter) or a span ("monday to friday")
-    r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
+    r"|(?<=[A-Za-z0-9]\s)" + _NOT_AFTER +  # (or a number: "maata started grade 10 tuesday at inuksuk high")
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|after|before"  # (and as Scots and Cockney say "with": "callum starts monday wi forestry")
@@ -607,6 +607,8 @@ _EN_PARTIAL = re.compile(
     r"|\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
     # ... or a name texted small and its past ("monday night yer had kidney stone")
     r"|\s+[a-z]{3,12}\s+(?:had|got|was|went|did|took|came|fell|[a-z]{2,}ed)\b"
+    # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
+    r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
     # "saturday on the day shift, a man slid down the bed")
     r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")

@@ -1403,10 +1403,10 @@ _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 
 _WORD_FIGURE = re.compile(r"\b(" + "|".join(_COUNTS) + r")\s+(hundred|thousand)\b", re.IGNORECASE)
 # (the world's money too: "K38,500" kwacha, "R52 000" rand, "N450,000" naira, "KSh 2,000", "₱15,000", "40,000 cedis")
 _CURRENCY = r"kwacha|naira|cedis?|shillings?|pesos?|ringgit|baht|yen|dirhams?|riyals?|taka|rupiah|rand|rupees"
-_AMOUNT = re.compile(r"[$£€₹¥₩₦₱₵₫฿₺₽₪৳]\s?\d|\b(?-i:K|R|N|P|Q|Rs\.?|RM|Rp|KSh|Ksh|TSh|USh|UGX|KES|NGN|ZAR|ZMW|PHP|GHS|GH₵|MK|Tk)\s?"
+_AMOUNT = re.compile(r"[$£€₹¥₩₦₱₵₫฿₺₽₪৳]\s?\d|\b(?:salary|wage|rent|pay)\s+(?:is\s+|was\s+|now\s+|of\s+)*\d{1,3}(?:,\d{3})+|\b(?-i:K|R|N|P|Q|Rs\.?|RM|Rp|KSh|Ksh|TSh|USh|UGX|KES|NGN|ZAR|ZMW|PHP|GHS|GH₵|MK|Tk)\s?"
                      r"(?:\d{1,3}(?:[, ]\d{3})+|\d{3,})(?![\w])|" + _WORD_FIGURE.pattern
                      + r"(?:\s+and\s+[a-z]+)?\s+(?:quid|pounds?|dollars|bucks|euros?|" + _CURRENCY + r")\b|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|" + _CURRENCY + r"|%|percent"
-                     r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|head|kilo|piece)"
+                     r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|day|head|kilo|piece)|salary"
                      r"|(?:kg|kgs|kilos?|lbs?|oz|stone|km|miles|cm|mm|litres?|liters?)\b)|\b\d{2,3}\s*(?:over|/)\s*\d{2,3}\b",
                      re.IGNORECASE)
 
