@@ -687,7 +687,7 @@ _PAST_EN = re.compile(
     # ... and West African Pidgin's "don" before the verb, done ("Emma don do the operation o, Tuesday morning",
     # "Brandon cast don comot on Thursday"), not texting's "don't" ("i don know", "dont wanna")
     r"|(?<=[a-z]\s)(?-i:don)(?=\s+(?!(?:know|no|wanna|want|wan|like|care|think|worry|mind|even|have|need|feel|remember|"
-    r"understand|believe|bother|mean|forget|let|be|go|get|play|see|say|tell|ask|look|touch|call|worry|waste|give|make|"
+    r"understand|believe|bother|mean|forget|let|be|go|get|play|see|say|tell|ask|look|touch|call|waste|give|make|"
     r"take|stop|do\s+(?:it|that|this|dat|dis|am|nothing|anything)\b)\b)[a-z]{2,})"
     # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come)
     r"|\bcouldn['\u2019]?t\b",

@@ -564,7 +564,7 @@ def _without_opening_aside(sentence: str) -> str:
     and what follows it still tells."""
     head, comma, rest = sentence.partition(", ")
     if (comma and len(head.split()) <= _ASIDE_WORDS and not re.search(r"[가-힣]", head)
-            and not re.search(r"(?<=\s)(?!I\b|I')" + relevance.UPPER + r"", head)  # (it names no one: "can't wait to see Paçoca, he's 12")
+            and not re.search(r"(?<=\s)(?!I\b|I')" + relevance.UPPER, head)  # (it names no one: "can't wait to see Paçoca, he's 12")
             and ((_OPINION.search(head) and _I.search(rest)) or (_REQUEST.search(head) and not _RELAYED_PLAN.match(head)))):
         return rest
     return sentence
@@ -1604,7 +1604,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 (told_plainly and when is not None)
                 # (past news that opens the conversation, after nothing of the other party's: "yo. MRI came back")
                 or (unprompted and not korean and fact_dates.tells_a_past(sentence)
-                    and not re.match(r"" + relevance.CAPITALISED + r"+['\u2019]s\b", sentence)  # (not someone's by name: "Mina's photos were stunning")
+                    and not re.match(relevance.CAPITALISED + r"+['\u2019]s\b", sentence)  # (not someone's by name: "Mina's photos were stunning")
                     and not any(_says_something(w) for earlier in sentences[:n] for w in _content(earlier)
                                 if len(earlier.split()) > 1 and (not _FIRST_PERSON.search(earlier) or _OPINION.search(earlier))))
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
