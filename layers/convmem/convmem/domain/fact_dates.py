@@ -137,6 +137,8 @@ _N = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple o
 _UNIT = r"day|week|wk|month|year|yr"  # texting writes "wk", "yr"
 # A part of a day after a weekday, as texting also writes it ("thursday mornin", "tuesday nite").
 _DAYPART = r"(?:early\s+|late\s+)?(?:night|nite|mornin[g'\u2019]?|afternoon|evenin[g'\u2019]?|arvo)"
+# What a day that is the subject of its past (or of what is set for it) is followed by ("friday was my last shift")
+_DAY_IS_SUBJECT_OF = r"(?:was|wis|will\s+be)"
 # Tomorrow as texting and spelling by ear write it ("tmrw", "2moro", "tommorow", Scouse "tomoz").
 _TOMORROW = r"tomorrow|tmrw|tmr|tmw|2mrw|2mor+o+w?|tom+or+o+w?|tomoz|2moz"
 _EN = re.compile(
@@ -599,7 +601,7 @@ _EN_PARTIAL = re.compile(
     r"|had|got|went|did|took|sent|bought|sold|finished|started"  # (texting leaves the subject out: "Tuesday had a call out")
     # (or the day is the subject of its past: "friday was my last shift"; not "sunday is church and family",
     # every week, nor a holiday's name, "Monday was Memorial Day", which dates itself)
-    r"|(?:was|wis|will\s+be)(?!\s+(?:(?i:the)\s+)?(?i:" + _HOLIDAY_NAMES + r")\b))\b"
+    r"|" + _DAY_IS_SUBJECT_OF + r"(?!\s+(?:(?i:the)\s+)?(?i:" + _HOLIDAY_NAMES + r")\b))\b"
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
     r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+(?:[a-z]|[A-Z]{2})"  # ("friday night a man in bed 12 code", "thursday night one of my
@@ -1101,7 +1103,7 @@ _WEEKDAY_AFTER = re.compile(r"\s*[,(]\s*(?:a\s+|on\s+a\s+)?(" + "|".join([*_WEEK
 
 
 _KO_COMING = re.compile(r"(?<![가-힣])(?:돌아|다가)?오는\s*$")
-_DAY_AS_SUBJECT = re.compile(r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:was|wis|will\s+be)\b", re.IGNORECASE)
+_DAY_AS_SUBJECT = re.compile(r"(?:\s+(?:" + _DAYPART + r"))?\s+" + _DAY_IS_SUBJECT_OF + r"\b", re.IGNORECASE)
 
 
 def _weekday_beside(text: str, start: int, end: int) -> int | None:
@@ -1149,8 +1151,10 @@ def _resolve_partial(m: re.Match[str], said: date, tense: bool | None, korean: b
         back, ahead = _weekday(said, weekday, -1), _weekday(said, weekday, 1)
         coming = korean and _KO_COMING.search(m.string, 0, m.start()) is not None  # ("돌아오는 화요일에 들으러 감")
         d = ahead if coming else _by_tense(said, tense, back, ahead) or ahead
-        on = "" if korean or _DAY_AS_SUBJECT.match(m.string, m.end()) else "on "  # ("Friday 27 June 2025 was my last shift")
-        return (ko_day_text(d), d.isoformat()) if korean else (f"{on}{_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat())
+        if korean:
+            return ko_day_text(d), d.isoformat()
+        on = "" if _DAY_AS_SUBJECT.match(m.string, m.end()) else "on "  # ("Friday 27 June 2025 was my last shift")
+        return f"{on}{_WEEKDAYS[weekday].capitalize()} {day_text(d)}", d.isoformat()
     if korean and m["kd"]:  # 24일: of the month it was said in, or the next (the last) one
         nth = int(m["kd"])  # (and with its weekday, "23일 수욜", the nearest 23rd that is a Wednesday)
         d = (_on_weekday(said, weekday, nth) if weekday is not None else None) or _by_tense(

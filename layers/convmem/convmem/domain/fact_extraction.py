@@ -1726,8 +1726,8 @@ _PRONOUNS = frozenset("he she they them him her his hers its it we us you".split
 def _says_something(word: str) -> bool:
     """Whether a content word says something of its own: no interjection, pronoun or word of speech
     ("Its ok", "Ha no", "Shes ok" say nothing; "rugby", "쏘렌토" do), no laugh."""
-    return (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS) if not re.search(
-        r"[가-힣]", word) else len(re.findall(r"[가-힣]", word)) >= 2  # (a name written with accents says something: "Łucja")
+    hangul = len(re.findall(r"[가-힣]", word))  # (not ASCII alone: a name written with accents says something, "Łucja")
+    return hangul >= 2 if hangul else (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS)
 
 
 # Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
