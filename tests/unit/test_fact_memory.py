@@ -3402,3 +3402,30 @@ def test_rounds_167_170_a_day_after_a_number_or_its_event_and_salaries_without_a
     # a salary, a rent by the day, in a currency left unsaid
     assert any("520,000" in c.statement for c in extract("I got the job!! Salary is now 520,000 from 380,000.", thursday, "And work?"))
     assert any("400 per day" in c.statement for c in extract("400 per day he is giving, 50 more than Ravi.", thursday, "ok"))
+
+
+def test_rounds_171_178_news_of_someone_by_name_figures_and_you_as_anyone():
+    sunday = datetime(2025, 2, 9, 20, tzinfo=UTC)
+    # news of someone by name in a message that speaks of the visitor: theirs, unless the other party just named them
+    told = extract("The Astra failed its MOT yesterday. Iain had it up on the ramp at Macrae's garage. I've had that car for years",
+                   sunday, "haha I'll pass that on")
+    assert any("Macrae's garage" in c.statement for c in told)
+    heard = extract("The Astra failed its MOT yesterday. Iain had it up on the ramp at Macrae's garage. I've had that car for years",
+                    sunday, "Iain came round for tea at ours")
+    assert not any("Macrae's garage" in c.statement for c in heard)
+    # a figure with its thousands is one figure: "7 years" said before is not "$7,200"
+    assert any("$7,200" in c.statement for c in extract("bathroom reno finished. $7,200 all in with the tiles", sunday, "7 years is a long time"))
+    # love sent to someone by name makes them no one of the other party's ("haha love Mere")
+    assert any("Hot Bread Kitchen" in c.statement for c in extract("Mere order from Hot Bread Kitchen, $65", sunday, "haha love Mere"))
+    # a weekday right before where or when exactly ("wednesday right in the joint")
+    [shot] = extract("he gave me a cortisone shot wednesday right in the joint, ayoo that needle long", sunday)
+    assert shot.when == "2025-02-05"
+    # "you" as anyone ("it gives you the runs") is no remark to the other party
+    assert any("colchicine" in c.statement for c in extract("im on colchicine what the chemist give me but it gives you the runs", sunday))
+    # "im" after a verb that takes someone is "him", not "I'm"
+    [butty] = extract("sat in a&e at the infirmary 6 hour. jean took im a butty and a flask", sunday)
+    assert "took him a butty" in butty.statement and "they're" not in butty.statement
+    # Korean: the visitor's spouse as "니 오마니", and what the other party set up or mentioned, done by the visitor
+    assert extract("니 오마니 대상포진이다", sunday)
+    [sold] = extract("지난주 토요일에 니가 깔아준 헤이딜러로 사진올렸더니 딜러가 집앞까지와서 보고 180만원 주고 갖고갔어", datetime(2025, 2, 25, 20, tzinfo=UTC))
+    assert sold.when == "2025-02-22" and "180만원" in sold.statement

@@ -580,6 +580,7 @@ _EN_PARTIAL = re.compile(
     r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|after|before"  # (and as Scots and Cockney say "with": "callum starts monday wi forestry")
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
+    r"|right\s+(?:in|into|at|after|before|on|outside|by|through|as|when)"  # (or where or when exactly: "gave me a shot wednesday right in the joint")
     # (or where to: "me an Lorraine am goin Thursday to the one at the church hall"; not "monday to friday")
     r"|to\s+(?:the|a|an|my|our|his|her|their|see|get|pick|visit|meet)"
     r"|to\s+(?!(?:" + _WEEKDAY_NAMES + "|" + _MONTH_NAMES + r")\b)[A-Z][a-z]+"  # (or to whom: "sold Saturday to Deacon Hwang")

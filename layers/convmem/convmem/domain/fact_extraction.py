@@ -893,7 +893,10 @@ _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
 # suggested", "bought the book u recommended", "took your advice"): the clause tells what the visitor
 # did, not something of the other party's.
 _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me about|linked)\b"
-                      r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b",
+                      r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
+                      # (and in Korean: "니가 깔아준 헤이딜러로 사진올렸더니", "니 말한 폭싹 속았수다 봤다")
+                      r"|(?<![가-힣])(?:니가|네가|너가|니|당신이)\s*(?:말한|말했던|말해준|말해 준|알려준|알려 준|추천한|추천해준|추천해 준"
+                      r"|깔아준|깔아 준|보내준|보내 준|사준|사 준|가르쳐준|권한)(?![가-힣])",
                       re.IGNORECASE)
 # ... and what the visitor gave or sent the other party ("sent you $300 for the exam period", "I gave
 # you my old laptop"), or will pay them ("ill send you $200 tomorrow"): a deed of theirs, "you" only
@@ -906,7 +909,8 @@ _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|m
                        re.IGNORECASE)
 # ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
 # 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
-_YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄마|아빠|어머니|아버지|어멍|아방)")
+_YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄마|아빠|어머니|아버지|어멍|아방"
+                          r"|오마니|어무이|어무니|어머이|엄니|어매|아부지|아바지|아바이|아배)")  # (and in dialect: "니 오마니 대상포진이다")
 # ... and in English, the family a parent shares with their child, or one sibling with another: "your
 # mam chose t'colour", "your aunty Jean fell Thursdi", "your uncle Darnell called me yesterday" (not
 # the listener's own partner, children or pets, who are theirs alone).
@@ -915,7 +919,11 @@ _YOUR_FAMILY = re.compile(r"\b(?:your|ur|yer)\s+(?:mam|mammy|mum|mummy|mom|mommy
 # ... and thanks the visitor passed to someone else ("I called her last night and told her thank you but no").
 # (told, not passed on now: "Grandma say thank you baby" thanks the listener)
 _THANKED_ANOTHER = re.compile(r"\b(?:told\s+(?:him|her|them|" + relevance.CAPITALISED + r"+)|said)\s+(?:no\s+)?thank\s+you\b", re.IGNORECASE)
-_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY, _THANKED_ANOTHER)
+# ... and "you" as anyone, what a medicine or a food does to whoever takes it ("it gives you the runs",
+# "they make you drowsy", "that stuff knocks you out").
+_ANYONE = re.compile(r"\b(?:it|that|they|which|these|those)\s+(?:gives?|gave|makes?|made|keeps?|kept|knocks?|knocked|wipes?|wiped)\s+(?:you|u)\b"
+                     r"(?=\s+(?:the|a|an|out|up|awake|sleepy|drowsy|tired|hungry|dizzy|thirsty|sick|groggy|constipated|bloated)\b)", re.IGNORECASE)
+_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY, _THANKED_ANOTHER, _ANYONE)
 
 
 def _without_mentions_of_theirs(part: str) -> str:
@@ -1180,6 +1188,27 @@ def _promise(sentence: str) -> bool:
     return bool(stem) and stem[-1] in _FINAL_L  # a final ㄹ before 게
 
 
+# News of someone by name, opening the sentence on the name and its past ("Iain had it up on the ramp",
+# "Raju the taxi driver from Namaka buy it"): in a message where the visitor tells of themselves (not
+# only reacts: "That's the best thing I've ever heard. Juneau signed her work"), of someone of theirs,
+# when the other party has not just named them.
+_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then)\s+)?(" + relevance.UPPER + relevance.LOWER + r"+)(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)?"
+                         r"(?:\s+the\s+[a-z]+(?:\s+[a-z]+)?(?:\s+from\s+" + relevance.UPPER + r"\w+)?)?\s+(?:just\s+|finally\s+|also\s+)?"
+                         r"(?:had|got|went|came|took|made|did|bought|sold|said|told|gave|fell|broke|won|lost|left|ran|saw|found|sent|paid|brought"
+                         r"|caught|drove|flew|wrote|rang|buy|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed)\b")
+
+
+def _named_news(sentence: str, others: frozenset[str], heard: frozenset[str]) -> bool:
+    """Whether ``sentence`` opens on news of someone by name the other party did not just name (``_NAMED_NEWS``)."""
+    m = _NAMED_NEWS.match(sentence)
+    if m is None:
+        return False
+    name = m.group(1)
+    return (name not in _PLACEHOLDER_NAMES and name not in CALENDAR_WORDS and name.casefold() not in _NOT_NAMES
+            and name.lower() not in relevance.STOP_WORDS and name.casefold() not in others
+            and name.casefold() not in heard and relevance.stem(name.lower()) not in heard)
+
+
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
     """Whether the sentence is about one of ``theirs`` by name: it opens with the name (or its
     news does, after a colon or a comma: "Big news: Pemberton woke up"); texted small too ("kylie and
@@ -1316,12 +1345,18 @@ def _their_names(previous: str | None, text: str) -> frozenset[str]:
     """The names (case folded) the other party just told news of ("Cian proposed on the pier!",
     "Biscuit howls along"): capitalised words of their statements, not their questions, that one
     of the two messages also capitalises inside a sentence (a name, not a sentence's first word:
-    "Art's awesome" names no one) and that are no day or month."""
+    "Art's awesome" names no one) and that are no day or month; not one sent love or greetings ("haha
+    love Mere", "hugs to Ana", "tell Salote hi"): one of the visitor's, as one asked after is."""
     inside = {m.group(1) for t in (previous or "", text) for m in re.finditer(r"(?<=[^\s.!?]\s)(" + relevance.CAPITALISED + r"+)\b", t)}
     return frozenset(m.group(1).casefold() for s in _SENTENCE.split(previous or "")
                      if not s.rstrip().endswith("?") and not _ASKS_BY_ORDER.match(s.lstrip())
                      for m in re.finditer(r"\b(" + relevance.CAPITALISED + r"+)\b", s)
-                     if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS)
+                     if m.group(1) in inside and m.group(1) not in _PLACEHOLDER_NAMES and m.group(1) not in CALENDAR_WORDS
+                     and not _SENT_LOVE.search(s, 0, m.start()))
+
+
+# Love or greetings sent to someone by name, right before the name ("love Mere", "hugs to Ana", "tell Salote").
+_SENT_LOVE = re.compile(r"\b(?:love|hugs?|kisses|cuddles|miss|hi|hello|greetings|regards|tell|kiss)\s+(?:(?:to|for)\s+)?$", re.IGNORECASE)
 
 
 def _names_in(text: str) -> set[str]:
@@ -1417,10 +1452,11 @@ _AMOUNT = re.compile(r"[$£€₹¥₩₦₱₵₫฿₺₽₪৳]\s?\d|\b(?:sal
 _SHORT_AMOUNT = re.compile(r"(?!(?:that|this|it|those|these|thats|its)\b)(?:\S+\s+){0,11}\S+$", re.IGNORECASE)
 
 
-def _figures(sentence: str) -> list[str]:
-    """The figures ``sentence`` names, in digits or in words ("nine hundred dollars": 900)."""
-    return [*re.findall(r"\d+", sentence),
-            *(str(_COUNTS[m[1].lower()] * (100 if m[2].lower() == "hundred" else 1000)) for m in _WORD_FIGURE.finditer(sentence))]
+def _figures(sentence: str) -> list[list[str]]:
+    """The figures ``sentence`` names, in digits or in words ("nine hundred dollars": 900), each as
+    the runs of digits it is written in ("$7,200": 7 and 200, one figure, not a 7 of its own)."""
+    return [*(re.findall(r"\d+", f) for f in re.findall(r"\d{1,3}(?:,\d{3})+(?!\d)|\d+", sentence)),
+            *([str(_COUNTS[m[1].lower()] * (100 if m[2].lower() == "hundred" else 1000))] for m in _WORD_FIGURE.finditer(sentence))]
 
 
 # ... but not one weighed against another, or put to the listener to buy ("Better than Couch to 5K
@@ -1502,6 +1538,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     listed = listed if items > 1 else text
     sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(listed, theirs | others), heard))
                  for s in _ITEM.split(part)]
+    # (a message where they tell of themselves, not only react: news of someone by name in it is of theirs)
+    tells_own = any(_FIRST_PERSON.search(s) and not _OPINION.search(s) for s in sentences)
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
     day_alone: tuple[tuple[str, list[str], str | None, bool], str] | None = None  # a day held alone, as said
     for n, raw in enumerate(sentences):
@@ -1565,7 +1603,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _begins_with(sentence, _SUBJECT_DROPPED, _EXPERT_TOLD_THEM)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
-            or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs)
+            or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs
+            or (tells_own and _named_news(sentence, others, heard)))
             and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
         if korean and own:
             sentence, resolved = _KO_LAUGH_OPENS.sub("", sentence).lstrip(), _KO_LAUGH_OPENS.sub("", resolved).lstrip()
@@ -1610,7 +1649,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 # (an amount, told plainly or as a fragment of a message of theirs: "Really. $98 one way.")
                 or ((told_plainly or (mine and (_fragment(sentence) or (_SHORT_AMOUNT.match(sentence) and not set(_content(sentence)) & heard))))
                     and _AMOUNT.search(sentence) and not _WEIGHS.search(sentence)
-                    and not any(figure in heard for figure in _figures(sentence))))):  # (not their figure: "$600 for a sock")
+                    and not any(all(part in heard for part in figure) for figure in _figures(sentence))))):  # (not their figure: "$600 for a sock")
             own = True  # ("Angiogram done day before yesterday.": whose, the message does not say; theirs)
         if when is not None and last is None and not answers and fact_dates.only_a_day(sentence, said_at):
             # After thin news ("6모 봄" - "지난 수요일에"), or news told plainly without whose it is ("the
@@ -1993,6 +2032,14 @@ _MAN_I = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n)|" + "|".join(rf"(?<=\b{w}\s)" fo
                     r"|reckons|tired|done|booked|passed|failed|sorted|seen|saw|told|said|knows|know|off|back|moving|working|starting|finishing)\b)")
 
 
+# "Him" with its h dropped, as the North of England and the Caribbean write it, after a verb that
+# takes someone or a word that leads to someone ("jean took im a butty", "give im a start", "sat wi im
+# all night"), not "I'm" ("and im 34", "so im off").
+_HIM = re.compile(r"\b((?:took|take|takes|give|gives|gave|told|tell|tells|asked|ask|let|saw|seen|call|called|rang|ring|sent|send"
+                  r"|bought|buy|paid|pay|lent|lend|help|helped|show|showed|for|to|with|wi|wiv|at|about|from|behind|beside) )im\b(?!['’])",
+                  re.IGNORECASE)
+
+
 def _man_as_i(m: re.Match[str]) -> str:
     return "I'm" if m[1] else "I"
 
@@ -2007,7 +2054,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
-    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", text)))
+    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", text))))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
