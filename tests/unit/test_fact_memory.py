@@ -3429,3 +3429,25 @@ def test_rounds_171_178_news_of_someone_by_name_figures_and_you_as_anyone():
     assert extract("니 오마니 대상포진이다", sunday)
     [sold] = extract("지난주 토요일에 니가 깔아준 헤이딜러로 사진올렸더니 딜러가 집앞까지와서 보고 180만원 주고 갖고갔어", datetime(2025, 2, 25, 20, tzinfo=UTC))
     assert sold.when == "2025-02-22" and "180만원" in sold.statement
+
+
+def test_rounds_179_186_hage_tells_and_pasts_told_bare():
+    sunday = datetime(2025, 9, 21, 20, tzinfo=UTC)
+    # a message in 하게체 (three sentences ending in ~네, or 자네, 일세): its ~네 tells, in any tense but a guess
+    shop = extract("요즘 장사는 말할 것도 없네. 하루에 손님이 서넛, 그나마 둘은 구경만 하고 가네. "
+                   "월세 35만 원을 내고 나면 남는 것이 별로 없지만 연금이 있으니 굶지는 않네.", sunday, "두 분 티격태격하시는 거 눈에 선해요")
+    assert any("월세 35만 원" in c.statement for c in shop)
+    [show] = [c for c in extract("그렇기도 하네. 전시회 날도 정해졌네. 다음 주 금요일에 동인천 학생교육문화회관 전시실에서 묵향회 가을 전시회가 열리네.",
+                                 sunday, "오히려 잘됐네요!") if "전시회가 열리네" in c.statement]
+    assert show.when == "2025-09-26"
+    # ... but a reaction stays one, and the verb 자다 is no 자네
+    assert extract("와 대단하네. 멋지네. 부럽네", sunday, "나 합격했어!") == []
+    assert not any("잠만" in c.statement for c in extract("자 ㅋㅋ 군인이 휴가 나오면 잠만 자네", sunday, "민호 휴가 나왔어"))
+    # pasts told bare: what befell one without its "was", one who "come", "one" thing that bit
+    assert [c.when for c in extract("and then Friday night Belang hit by motor 😭", datetime(2025, 4, 27, 20, tzinfo=UTC))] == ["2025-04-25"]
+    assert [c.when for c in extract("scanner lad come tuesday. 380 yows through the crate", datetime(2025, 2, 16, 20, tzinfo=UTC))] == ["2025-02-11"]
+    assert "2025-07-23" in [c.when for c in extract("One tommygoff bite Tiger Wednesday night. Mi hear him yelp by di coop",
+                                                    datetime(2025, 7, 25, 20, tzinfo=UTC))]
+    # ... and what is to come stays to come
+    assert "2025-03-06" in [c.when for c in extract("a pal at the bowls has an MG4. going for a test drive Thursday at the dealer",
+                                                    datetime(2025, 3, 1, 20, tzinfo=UTC))]

@@ -826,10 +826,17 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"(?=\s+(?:" + _DONE_TO_WHOM + r"))"
                         # ... and a hurt of one's own, "i" or "we" ("tuesday i hurt my back": no one plans one)
                         r"|\b(?:I|i|[Ww]e)\s+(hurt|hit)(?=\s+(?:my|our)\s)"
+                        # ... and what befell one, its "was" left out as learners and headlines leave it ("Friday night
+                        # Belang hit by motor", "he bitten by a dog Sunday")
+                        r"|\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|" + _ONE_THING + r")\s+(hit|bit|bitten|stung|run\s+over|knocked\s+(?:down|over))\s+by\b"
                         # ... and "come" after one person or thing, before the day, as the South and the islands say
                         # its past ("the letter come friday", "she come home saturday"); not after when, if or a modal
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
-                        r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|" + _ONE_THING + r")\s+(come)"
+                        r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|" + _ONE_THING
+                        # (or one who opens the sentence, texted without "the": "scanner lad come tuesday")
+                        + r"|(?:^|(?<=[.!?]\s))(?!(?:i|we|you|u|they|yall|yous|and|then|so|pls|please|can|will|to|when|if|once|till|until|before|after|as)\b)"
+                        r"[a-z]{3,}(?<!s)(?:\s+(?!(?:we|you|they|she)\b)[a-z]{3,}(?<!s))?"
+                        r")\s+(come)"
                         r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and a name texted small, opening its clause, that quit on a day ("bad news, chong quit tuesday")
                         r"|(?:^|(?<=[.!?,]\s))(?!(?:gonna|wanna|gotta|will|must|might|could|would|should|cant|dont|may|and|then|just)\b)"
@@ -862,7 +869,7 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 # after whatever makes a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
 _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
                         r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
-                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,}))\s+"
+                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,}))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
                         r"|come|fail|email|see)"

@@ -237,13 +237,20 @@ _KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎ
 _KO_PRAISED = re.compile(r"다행|고생|수고|축하|잘했|잘\s*봤|벌써|엊그제|성공했|겄")  # (겄: a guess, 좋아허겄네)
 
 
-def _told_in_hage(sentence: str, heard: frozenset[str]) -> bool:
+def _told_in_hage(sentence: str, heard: frozenset[str], hage: bool = False) -> bool:
     """Whether a past ending in ~네 tells at length what the visitor did, as the old write 하게체 ("그랜저는
     중고상에 삼백만 원을 받고 넘겼네", "매실나무 다섯 그루에서 두 말 남짓 땄네"): five content words or more,
     not echoing what was just heard; not praise of, or relief at, the listener's ("벌써 많이 컸네", "시험 잘
-    봤네", "다행이다 콩이 고생했네")."""
-    return (bool(_KO_DATED_NEWS.search(sentence)) and len(set(_content(sentence))) >= 5 and not _echoes(sentence, heard)
-            and not _KO_PRAISED.search(sentence))
+    봤네", "다행이다 콩이 고생했네"). ``hage``: the message is written in 하게체 (``_KO_HAGE``), and ~네 in
+    any tense but the guess (겠네) tells ("월세 35만 원을 내고 나면 남는 것이 별로 없지만 연금이 있으니 굶지는 않네")."""
+    return (bool((_KO_NE if hage else _KO_DATED_NEWS).search(sentence)) and len(set(_content(sentence))) >= 5
+            and not _echoes(sentence, heard) and not _KO_PRAISED.search(sentence))
+
+
+# A message in 하게체, as the old write to the young ("자네", "으뜸일세", "그렇구먼"), or one with three
+# sentences ending in ~네 (``_told``): its ~네 tells, as 해요체's ~요 does.
+_KO_HAGE = re.compile(r"(?<![가-힣])자네(?:[가는도를의]|한테|랑|와)?(?=\s+[가-힣])|일세(?=[.!?,\s]|$)|(?:구먼|구려)(?=[.!?,\s]|$)")
+_KO_NE = re.compile(r"(?<!겠)네[.!~^ㅎㅋㅠㅜ\s]*$")
 
 
 _KO_LIKELY_PLAN = re.compile(r"[" + _FINAL_L + r"]\s*듯(?:요|해|해요)?[.!~^ㅎㅋㅠㅜ\s]*$")
@@ -1538,6 +1545,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     listed = listed if items > 1 else text
     sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(listed, theirs | others), heard))
                  for s in _ITEM.split(part)]
+    # (written in 하게체, by its words or by three sentences ending in ~네: its ~네 tells)
+    hage = bool(_KO_HAGE.search(text)) or sum(bool(_KO_NE.search(s)) for s in sentences) >= 3
     # (a message where they tell of themselves, not only react: news of someone by name in it is of theirs)
     tells_own = any(_FIRST_PERSON.search(s) and not _OPINION.search(s) for s in sentences)
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
@@ -1588,8 +1597,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
         own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence) and not _ko_cried_out(sentence, when)) or (
-                   not ((_KO_REACTION.search(sentence) and not ((when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence)))
-                                                                 or _told_in_hage(sentence, heard)))
+                   not ((_KO_REACTION.search(sentence) and not ((when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence)
+                                                                                            or (hage and _KO_NE.search(sentence))))
+                                                                 or _told_in_hage(sentence, heard, hage)))
                         or (_KO_REACTION_OPENS.match(sentence) and when is None)
                         # (a past recalled right after a question to them is of their matter: "8강도 대단한데?? 테니스
                         # 시작한 지 1년밖에 안 됐잖아")
