@@ -237,7 +237,7 @@ _KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎ
 _KO_PRAISED = re.compile(r"다행|고생|수고|축하|잘했|잘\s*봤|벌써|엊그제|성공했|겄")  # (겄: a guess, 좋아허겄네)
 
 
-def _told_in_hage(sentence: str, heard: frozenset[str], hage: bool = False) -> bool:
+def _told_in_hage(sentence: str, heard: frozenset[str], hage: bool) -> bool:
     """Whether a past ending in ~네 tells at length what the visitor did, as the old write 하게체 ("그랜저는
     중고상에 삼백만 원을 받고 넘겼네", "매실나무 다섯 그루에서 두 말 남짓 땄네"): five content words or more,
     not echoing what was just heard; not praise of, or relief at, the listener's ("벌써 많이 컸네", "시험 잘
@@ -1210,10 +1210,8 @@ def _named_news(sentence: str, others: frozenset[str], heard: frozenset[str]) ->
     m = _NAMED_NEWS.match(sentence)
     if m is None:
         return False
-    name = m.group(1)
-    return (name not in _PLACEHOLDER_NAMES and name not in CALENDAR_WORDS and name.casefold() not in _NOT_NAMES
-            and name.lower() not in relevance.STOP_WORDS and name.casefold() not in others
-            and name.casefold() not in heard and relevance.stem(name.lower()) not in heard)
+    name = m.group(1).casefold()
+    return name in _names_in(m.group(1)) and name not in others and name not in heard and relevance.stem(m.group(1).lower()) not in heard
 
 
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
