@@ -3451,3 +3451,44 @@ def test_rounds_179_186_hage_tells_and_pasts_told_bare():
     # ... and what is to come stays to come
     assert "2025-03-06" in [c.when for c in extract("a pal at the bowls has an MG4. going for a test drive Thursday at the dealer",
                                                     datetime(2025, 3, 1, 20, tzinfo=UTC))]
+
+
+def test_rounds_187_194_days_of_pasts_told_bare_and_requests_in_dialect():
+    saturday = datetime(2025, 5, 31, 20, tzinfo=UTC)
+    # a weekday opening the sentence before someone by name and their past (Hawai'i Pidgin's "wen" too)
+    assert [c.when for c in extract("Ho and I had one scare. Thursday night Peanut wen bite one bufo in da yard", saturday)] == ["2025-05-29"]
+    assert "2025-05-29" in [c.when for c in extract("Thursday Roy took her to the vet. I was shaking", saturday)]
+    # "bit" is a deed, not a little
+    assert fact_dates.resolve("the dog bit him on Friday", saturday)[1] == "2025-05-30"
+    assert fact_dates.resolve("feeling a bit rough on Friday", saturday)[1] == "2025-06-06"
+    # Pidgin's "aftah", after a bare weekday
+    [rent] = extract("Da landlord Mr Fujimoto wen come by da counter Friday aftah da lunch rush. Rent going up.",
+                     datetime(2025, 1, 12, 20, tzinfo=UTC))
+    assert rent.when == "2025-01-10"
+    # creole pasts: "it just gone", a name texted small and its bare verb, "and we rush"; not "me gone" (going)
+    [clutch] = extract("then tuesday evening coming up di hill by peruvian vale it just gone", datetime(2025, 1, 19, 20, tzinfo=UTC))
+    assert clutch.when == "2025-01-14"
+    assert [c.when for c in extract("brownie drop she kids wednesday night! two a dem", datetime(2025, 2, 22, 20, tzinfo=UTC))] == ["2025-02-19"]
+    assert fact_dates.resolve("tuesday night she platelets drop and we rush she to milton cato.", datetime(2025, 5, 4, 20))[1] == "2025-04-29"
+    assert fact_dates.resolve("ok me gone iron me shirt fu Monday", saturday)[1] == "2025-06-02"
+    assert fact_dates.resolve("perfect. ill email it monday.", saturday)[1] == "2025-06-02"
+    assert fact_dates.resolve("the exam is coming up on friday", saturday)[1] == "2025-06-06"
+    # Scots' "am" for "I'm" opens the visitor's own sentence
+    assert any("yoga" in c.statement for c in extract("am no doin yoga on the kitchen floor ingrid. i'll wait for the physio lass", saturday,
+                                                      "Found you a yoga app for the shoulder"))
+    # a name on the next line is no relation's name ("like my mother\nNeema sit down")
+    assert not any(c.key.startswith("family.") for c in extract("the owl is sending me messages like my mother\nNeema sit down. Big news", saturday))
+    # news headed by what it is of ("Car news.") is the visitor's
+    assert any("Astra sold" in c.statement for c in extract("Car news. Astra sold! Facebook Marketplace, man from Yate, £1,450", saturday))
+    # Korean: a booking made is past, the day it is for is to come; a ticket bought too
+    thursday = datetime(2025, 1, 16, 20, tzinfo=UTC)
+    [ride] = [c for c in extract("그리고 월요일 오전에 운양동 기아 대리점 카니발 시승 예약해놨어요. 10시 반.", thursday) if "시승" in c.statement]
+    assert ride.when == "2025-01-20"
+    assert fact_dates.resolve("토요일에 부산 가는 KTX 표 끊었어", thursday)[1] == "2025-01-18"
+    # ... and what is said to the other party's people is no news of the visitor's: orders in dialect, cheers, pity, blessings
+    for said in ("두부 모찌한테 츄르 하나씩 주라.", "들어가라 두부 모찌 잘 키우고", "ㅇㅋ 준호 고생했다 해주쇼", "준호 화이팅이요", "망고 불쌍하다. ㅎㅎ",
+                 "미경 샘 복 받으실 거예요"):
+        assert extract(said, thursday) == [], said
+    # ... but a city is no 주라, and what one is good at is no wish
+    assert any("전주" in c.statement for c in extract("처가 먼저 가야 해서 패스. 처가가 전주라", thursday))
+    assert any("만길이가" in c.statement for c in extract("장기는 박춘식이가 귀신이오 윷은 만길이가 잘하고", thursday))

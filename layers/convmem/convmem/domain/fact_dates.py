@@ -577,7 +577,8 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z0-9]\s)" + _NOT_AFTER +  # (or a number: "maata started grade 10 tuesday at inuksuk high")
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
-    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|after|before"  # (and as Scots and Cockney say "with": "callum starts monday wi forestry")
+    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|after|before|aftah|afta|bifo|befo"  # (and as Scots and Cockney say "with": "callum starts monday
+    # wi forestry", and Pidgin "after": "wen come by da counter Friday aftah da lunch rush")
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     r"|right\s+(?:in|into|at|after|before|on|outside|by|through|as|when)"  # (or where or when exactly: "gave me a shot wednesday right in the joint")
@@ -608,8 +609,9 @@ _EN_PARTIAL = re.compile(
     r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+(?:[a-z]|[A-Z]{2})"  # ("friday night a man in bed 12 code", "thursday night one of my
     # patients fell", "and tuesday the AC in the shop died")
     r"|\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
-    # ... or a name texted small and its past ("monday night yer had kidney stone")
-    r"|\s+[a-z]{3,12}\s+(?:had|got|was|went|did|took|came|fell|[a-z]{2,}ed)\b"
+    # ... or a name texted small and its past ("monday night yer had kidney stone"), or one written
+    # capitalised, and Hawai'i Pidgin's past ("Thursday night Peanut wen bite one bufo", "Thursday Roy took her in")
+    r"|\s+(?:[a-z]{3,12}|[A-Z][a-z]{2,12})\s+(?:had|got|was|went|did|took|came|fell|bit|broke|lost|left|wen\s+[a-z]{2,}|[a-z]{2,}ed)\b"
     # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
@@ -634,7 +636,7 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z]\s)" + _NOT_AFTER +
     r"(?P<wdb>" + "|".join(sorted({*(a.capitalize() for a in _WEEKDAY_ABBREVIATIONS), *(a for a in _WEEKDAY_ABBREVIATIONS
                                                                                      if a not in ("mon", "wed", "sat", "sun"))},
-                                  key=len, reverse=True))
+                                  key=lambda a: (-len(a), a)))  # (longest first; in a fixed order, not a set's)
     # (and "sat" small, when it ends what it dates and no one sat: "picked up the new whip sat 🚗", not "she sat 😂")
     + r"|sat(?=\s*(?:" + EMOJI + r"|$))" + "".join(rf"(?<!\b{w}\ssat)" for w in "i he she we they it you u who dog cat just and".split())
     + r")"
@@ -681,6 +683,16 @@ _PAST_EN = re.compile(
     r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
     # (and the pasts spelt as the present that no one plans: "hurt it on saturday at rugby")
     r"hurt|burst|"
+    # (and "gone" with its "has" or "is" left out, as the creoles tell a loss: "coming up di hill ... it just gone";
+    # not what will be gone, "be gone by friday", nor one who is going, as the creoles say it: "ok me gone iron me shirt")
+    r"(?<=[a-z]\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!['\u2019]s\s)(?<!['\u2019]re\s)(?<!\bwill\s)(?<!['\u2019]ll\s)(?<!\ball\s)"
+    r"(?<!\bme\s)(?<!\bmi\s)(?<!\bi\s)(?<!\bah\s)(?<!\bwe\s)(?<!\bwi\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bhim\s)(?<!\bdem\s)(?<!\bthem\s)"
+    r"(?<!\bthey\s)(?<!\byou\s)(?<!\byuh\s)(?<!\bu\s)(?<!\bunu\s)"
+    r"gone(?!\s+(?:by|for|until|till|til|before|on)\b)|"
+    # (and "bit", the deed, not a little: "the dog bit him Friday", not "a bit tired friday", "bit of a cold")
+    r"(?<!\ba\s)(?<!\bthe\s)(?<!\blittle\s)(?<!\bwee\s)(?<!\btiny\s)(?<!\bquite\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bevery\s)"
+    r"(?<!\bno\s)(?<!\bsome\s)(?<!\bone\s)bit(?!\s+(?:of|more|less|better|worse|much|too|late|early|tired|sore|off|longer|shorter|"
+    r"bigger|smaller|slow|fast|quiet|busy|rough|cold|warm|hot|nervous|worried|scared|sad|down|extra|behind|lost)\b)|"
     r"[a-z]{2,}ed)\b(?!['\u2019]t)"  # (not "won't")
     # ... and the creoles' past, "bin" before the verb (Kriol and Aboriginal English, Gullah, Krio: "my aircon
     # bin die thursday night", "dion bin pick up the hilux sunday"), not the bin put out ("bin day friday")
@@ -698,7 +710,9 @@ _PAST_EN = re.compile(
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";
 # a modal is what may or must yet be, also in words reported: "Dr Patel said I can go back from the 5th")
-_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot|must|have to|has to|need to|needs to|plan to|is on|are on|is in|'s on|getting|coming up|(?<!the )next|"
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot|must|have to|has to|need to|needs to|plan to|is on|are on|is in|'s on|getting|"
+    # (what is coming up, not a way up: "tuesday evening coming up di hill by peruvian vale it just gone")
+    r"coming up(?!\s+(?:the|di|da|de|a|an|that|dat|this|dis|from|out|our|my|his|her|past|behind|through|thru|by|over|onto|into)\b)|(?<!the )next|"
                         # (booked, or signed up, for a day: still to come; "booked the flights on monday" is done)
                         r"(?:is|are|'s|'re|all|got|be|been)\s+booked|(?:booked|signed up|registered)\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts?|begins?"
                         # (what a day is set for, said in the present: "Colton turns 17 on March 2nd", "she flies out Friday")
@@ -733,7 +747,10 @@ _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|�
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
 _KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡었|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정"
-                          r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|잡음|정했|정해|정함)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)|예약했")  # (잡었: 전라도 for 잡았)
+                          r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|잡음|정했|정해|정함)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)"  # (잡었: 전라도 for 잡았)
+                          # (a booking made or left standing, a ticket bought: "월요일 오전에 ... 시승 예약해놨어요", "토요일 KTX 표 끊었어")
+                          r"|예약\s*(?:했|해\s*(?:놨|놓았|놓음|뒀|두었|둠)|함|완료|걸어\s*(?:놨|뒀))|예매\s*(?:했|해\s*(?:놨|놓았|뒀|두었)|함|완료)"
+                          r"|(?:표|티켓|항공권|비행기표|기차표)\s*(?:를|을|도)?\s*(?:끊었|끊어\s*(?:놨|뒀)|끊음)")
 # ... and so is the day something is moved to ("8월 11일로 미뤘어요", "다음 달로 바뀌었대요", "7일 출발로
 # 당겨졌어", "11일부터 24일까지로"), and the day it is moved from ("5월 31일에서 6월 7일로 미뤘어요"); not a
 # day something else is moved on ("월요일에 큰 병원으로 옮겼다").
@@ -869,13 +886,21 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 # after whatever makes a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
 _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
                         r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
-                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,}))\s+"
+                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,})"
+                        # (or a name texted small, opening its line or sentence, or the news: "brownie drop she kids wednesday
+                        # night", "other news, joe buy a snowmachine on thursday!"; not a word texted short, "ill email it monday")
+                        r"|(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=news,\s)|(?<=news:\s))(?!(?:i|we|you|u|they|dem|dey|den|dat|dis|yuh|unu|wi|ill|ive|id|im"
+                        r"|imma|ima|well|youll|theyll|shell|hell|wont|cant|didnt|doesnt|isnt|wasnt|aint|come|go|yall|and|then|so|pls|please|can|will|to|when|if|once|till|until"
+                        r"|before|after|as|let|make|do|did|does|dont|must|should|would|could|might|may|also|just|still|never|always|only|even"
+                        r"|all|some|both|who|what|which|where|why|how|there|here|this|that|these|those|it|its|she|he|me|mi|ah|nobody|everybody"
+                        r"|somebody|someone|everyone|anyone|nothing|kids|lets|gotta|gonna|wanna|hope|think|tink|maybe|bout|about|pls|plz)\b)"
+                        r"(?-i:[a-z]{3,12})(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
                         r"|come|fail|email|see)"
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
-                        r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass"
+                        r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"
                         r"|send|give|tell|catch|win|bring|carry)"
                         # ... and any verb after the creoles' "mi", "ah" or Krio's "a" opening a clause, whose future is
                         # marked ("Wednesday mi go Mercy Clinic", "A buy am on Tuesday"; "mi wi go", "mi gwen go", "a go go")
@@ -904,7 +929,9 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
         before = re.findall(r"[\w'&]+", text[: m.start()].lower())
         opens = max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
         closes = min([i for i in (text.find(c, m.end()) for c in ".!?;\n") if i >= 0] or [len(text)])
-        if (_BARE_DAY.search(text, opens, closes) and not set(before[-2:]) & _MAKES_BARE
+        # ("and" makes a name's verb bare, "Gary and Tiger eat", not "I"'s or "we"'s: "... drop and we rush she to milton cato")
+        makes_bare = _MAKES_BARE - {"and"} if m.lastindex == 2 else _MAKES_BARE
+        if (_BARE_DAY.search(text, opens, closes) and not set(before[-2:]) & makes_bare
                 and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]

@@ -176,7 +176,10 @@ _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're
                            # (and Taglish's: "kinuha namin yesterday", "first week ko na sa Cedarbrae Manor": "ko" before
                            # what follows it in Tagalog, not Hindi's or Nepali's "ko", "naya barsa ko shubhakamana")
                            r"|ako|namin|kami|natin|akin|sakin|ko(?=\s+(?:na|pa|ng|sa|lang|din|rin|naman|nga|talaga|ba|eh|kasi)\b))\b"
-                           r"|\bi(?:'m|'ve)\b", re.IGNORECASE)  # (texting: im, ive; Caribbean English "mi", I and my)
+                           r"|\bi(?:'m|'ve)\b"  # (texting: im, ive; Caribbean English "mi", I and my)
+                           # (and Scots' and the North's "am" for "I'm", opening what they are or are not doing:
+                           # "am no doin yoga on the kitchen floor", "am gaun tae kirkwall the morn")
+                           r"|^am\s+(?=(?:no|nae|not|no'|gonna|gaun|goin|going|just|still|aff|off|[a-z]{2,}in[g'\u2019]?)\b)", re.IGNORECASE)
 # (제, 내, 저 alone only as a word: 제주도, 내일 and 저녁 are not "my" or "I".)
 _KO_FIRST_PERSON = re.compile(r"(?:^|\s)(?:(?:저는|저도|저를|제가|저희|나는|나도|내가|우리)(?=\s|$|[가-힣])|(?:제|내|저|나|난|전)(?=\s|$))")
 # Korean leaves the subject out ("어제 회사 그만뒀어요" is "I quit my job yesterday"): a statement
@@ -210,6 +213,7 @@ _KO_RECALLS = re.compile(r"잖아요?[.!~^ㅋㅎㅠㅜ\s]*$")
 _KO_NOT_PAST = f"(?<![{fact_dates.KO_PAST_SYLLABLES}]다 )(?<![{fact_dates.KO_PAST_SYLLABLES}]다)"
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
+                          r"|(?:화이팅|파이팅|홧팅)(?:이요|입니다|이다|요)?"  # (cheering them on: "준호 화이팅이요")
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
                           # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요"), not at their own
                           # luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
@@ -218,7 +222,9 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러(?:워|웠|운|움)|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
                           r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
                           # ... and pity ("수련이 고생한다", "고생했네", "안쓰럽다"; not what they went through, "고생했다")
-                          r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*)"
+                          r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*|불쌍하[가-힣]*|불쌍해[가-힣]*)"
+                          # ... and a blessing on them ("미경 샘 복 받으실 거예요")
+                          r"|복\s*(?:받으실|받을|받으세요|받으시길)(?:\s*(?:거예요|거에요|거야|겁니다|꺼예요|꺼야|거|바래요|바랍니다))?"
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
                           r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
                           # a likeness ("웰시코기 엉덩이는 언제 봐도 복숭아 같아요"), not a guess (~ㄴ 것 같아요)
@@ -385,7 +391,8 @@ _PETS = ("dog|puppy|pup|cat|kitten|kitty|bird|parrot|budgie|cockatiel|hamster|ge
          # (or by its breed, as owners say: "our shiba Kuma", "my staffy Tyson")
          "shiba|husky|collie|spaniel|poodle|pug|corgi|dachshund|terrier|retriever|labrador|beagle|greyhound|whippet|"
          "lurcher|staffy|staffie|chihuahua|schnauzer|shih tzu|tabby|moggy")
-_NAMED = r"(?:,\s*|\s+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?" + relevance.CAPITALISED + r"+)\b"
+# (on the same line: a name opening the next is whom they turn to, "like my mother\nNeema sit down")
+_NAMED = r"(?:,[^\S\n]*|[^\S\n]+)(?:(?:who is |who's )?(?:named|called)\s+)?((?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?" + relevance.CAPITALISED + r"+)\b"
 _RELATION_RE = re.compile(r"\b[Mm]y\s+(?:(?:little|big|older|younger|oldest|youngest|eldest|new|old|late|baby|two|three)\s+)?(" + _RELATIONS + r")" + _NAMED)
 _PET_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+){0,2}?(" + _PETS + r")" + _NAMED)  # "my corn snake Custard"
 _NAME_THEN_PET_RE = re.compile(r"\b(" + relevance.CAPITALISED + r"+),\s+(?:my|our)\s+(?:(?:new|old|little|baby|sweet)\s+)?(" + _PETS + r")\b"
@@ -507,7 +514,11 @@ _REQUEST = re.compile(
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
     r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|(?<![가-힣])사라|타라"
     # (... as 제주 and 충청 say 해라 and 마라: "이해허라", "걱정허지 말라"; not a noun's 허 before 라, "장롱면허라")
-    r"|(?<![면특])허라|말라)[.!?~^ㅋㅎㅠㅜ\s]*$"
+    r"|(?<![면특])허라|말라"
+    # (... and as 전라도 and 경상도 say it: "츄르 하나씩 주라", "고생했다 해주쇼", "그렇게 꼬셔보쇼")
+    r"|(?:(?<=\s)|(?<=[해사쳐봐여어아워켜려겨와다]))주라|(?:주|보|하|가|오|드|해|사|와|봐|줘|셔)쇼"
+    # (and a wish sent off with 잘 ... 고: "들어가라 두부 모찌 잘 키우고", "잘 지내고"; not 잘하고, what one is good at)
+    r"|(?<![가-힣])잘\s*(?:키우|지내|먹|자|쉬|챙기|챙겨|있|놀|다녀오|들어가)고)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # ... and as 경상도 says 줘, ~도 ending the sentence ("합정 집 사진 보내도", "안부 전해도"); not what is
     # conceded ("지금은 안 해도")
     r"|(?<![안못]\s)(?:보내|전해|알려|가르쳐|챙겨|갖다|가져다|말해|사|줘)도[.!?~^ㅋㅎㅠㅜ\s]*$"
@@ -557,7 +568,10 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|" + relevance.UPPER + r"\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|" + relevance.UPPER + r"\w+))")
 _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+)?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
-                        r"more|exciting|huge|family)\s+news|guess (?:what|who)|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"more|exciting|huge|family)\s+news"
+                        # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ..."; "my
+                        # news." leads as it did, held with what it leads to)
+                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 

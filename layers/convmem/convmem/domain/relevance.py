@@ -140,7 +140,7 @@ _KO_ENDINGS = tuple(sorted(set(
     "으면 면서 려고요 려고 려구 으려고 나요 냐 나 니 는 은 을 던 았던 었던 고 기엔 기는 기도 기 게 지 지만 어서 아서 서 다 더라 도록 "
     "자 죠 요 어 아 더라고 "
     # ... and the dialects' (전라도 피웠응께, 했당께, 하는디, 갔드만; 경상도 했능교), so a speaker of one meets the question
-    "응께 응게 니께 당께 랑께 는디 은디 든디 던디 드만 드라 드라고 부렀어 부렀다 브렀어 구만 구먼 능교 는기라".split()), key=len, reverse=True))
+    "응께 응게 니께 당께 랑께 는디 은디 든디 던디 드만 드라 드라고 부렀어 부렀다 브렀어 구만 구먼 능교 는기라".split()), key=lambda e: (-len(e), e)))
 _KO_BASE_VOWEL = {4: 18, 6: 20, 9: 8, 14: 13, 1: 0, 10: 11}  # (vowel indices of the Unicode Hangul block)
 _KO_FUSED_FINAL = frozenset({4, 8, 16, 20})  # ㄴ ㄹ ㅁ ㅆ
 # A root in more than this share of the documents (하, 보) matches nothing in particular: it would
