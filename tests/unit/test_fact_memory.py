@@ -3492,3 +3492,21 @@ def test_rounds_187_194_days_of_pasts_told_bare_and_requests_in_dialect():
     # ... but a city is no 주라, and what one is good at is no wish
     assert any("전주" in c.statement for c in extract("처가 먼저 가야 해서 패스. 처가가 전주라", thursday))
     assert any("만길이가" in c.statement for c in extract("장기는 박춘식이가 귀신이오 윷은 만길이가 잘하고", thursday))
+
+
+def test_rounds_195_198_fragments_whose_s_is_no_is_and_a_day_alone_after_the_news():
+    saturday = datetime(2025, 10, 11, 20, tzinfo=UTC)
+    # a possessive is no "is": the fragments it sits in say more of the fact before them
+    [peas] = extract("garden. I done the sweet peas. in toilet roll tubes. 24 of them. and tomatoes. Gardener's Delight.", saturday)
+    assert "Gardener's Delight" in peas.statement
+    assert any("Verdi's" in c.statement and "Mumbles" in c.statement
+               for c in extract("and I get tired with lots of noise.\nso now just a meal. family. at Verdi's. in Mumbles.", saturday))
+    # a weekday alone (and its part of the day) after the news takes the news's tense
+    [fall] = [c for c in extract("bad news. Enid next door. she had a fall. Thursday night. I heard a bang", saturday) if "fall" in c.statement]
+    assert fall.when == "2025-10-09"
+    [flight] = extract("I'm flying out. Friday night.", saturday)
+    assert flight.when == "2025-10-17"
+    # "check engine light" is no request; texting's "w" after a bare weekday; what came on "suddenly" is past
+    assert [c.when for c in extract("also check engine light came on sunday", datetime(2025, 8, 26, 20, tzinfo=UTC))] == ["2025-08-24"]
+    assert [c.when for c in extract("toured uc saturday w mom", datetime(2025, 9, 25, 20, tzinfo=UTC))] == ["2025-09-20"]
+    assert fact_dates.resolve("friday night my big toe suddenly bengkak.", datetime(2025, 4, 13, 20))[1] == "2025-04-11"

@@ -577,8 +577,8 @@ _EN_PARTIAL = re.compile(
     r"|(?<=[A-Za-z0-9]\s)" + _NOT_AFTER +  # (or a number: "maata started grade 10 tuesday at inuksuk high")
     r"(?=(?:" + _WEEKDAY_NAMES + r")"
     r"(?:,(?!\s*(?:(?:and|or)\s+)?(?:" + _WEEKDAY_NAMES + r"))|[.!?;:]|\s*$|\s*" + EMOJI +  # (or an emoji: "cast comes off thursday 🙌")
-    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|after|before|aftah|afta|bifo|befo"  # (and as Scots and Cockney say "with": "callum starts monday
-    # wi forestry", and Pidgin "after": "wen come by da counter Friday aftah da lunch rush")
+    r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when|from|on|with|wi|wiv|wae|w|after|before|aftah|afta|bifo|befo"  # (and as Scots and Cockney say "with": "callum starts monday
+    # wi forestry", texting's "w", "toured uc saturday w mom", and Pidgin "after": "wen come by da counter Friday aftah da lunch rush")
     r"|i|im|i['\u2019]m|ill|i['\u2019]ll|we|we['\u2019]re|we['\u2019]ll"  # (a clause of theirs after it: "crew change wednesday im driving")
     r"|cos|coz|cuz|because|thank|thanks"  # (or why, or thanks for it: "started Tuesday cos of the bank holiday", "broke up Friday thank God")
     r"|right\s+(?:in|into|at|after|before|on|outside|by|through|as|when)"  # (or where or when exactly: "gave me a shot wednesday right in the joint")
@@ -616,7 +616,8 @@ _EN_PARTIAL = re.compile(
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
     # "saturday on the day shift, a man slid down the bed")
-    r"|[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.")
+    r"|(?:\s+(?:" + _DAYPART + r"))?[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.",
+    # "She had a fall. Thursday night.")
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
     # at the fair the burner quit", "finally died, monday on their way to winco"); not a day that names the date
     # or the holiday before it ("joining on 17 March, Monday", "keys 30th, Friday at 3pm") nor one of a list
@@ -683,6 +684,8 @@ _PAST_EN = re.compile(
     r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
     # (and the pasts spelt as the present that no one plans: "hurt it on saturday at rugby")
     r"hurt|burst|"
+    # (and what came on one all at once: "friday night my big toe suddenly bengkak")
+    r"(?<!\bif\s)(?<!\bwill\s)suddenly|"
     # (and "gone" with its "has" or "is" left out, as the creoles tell a loss: "coming up di hill ... it just gone";
     # not what will be gone, "be gone by friday", nor one who is going, as the creoles say it: "ok me gone iron me shirt")
     r"(?<=[a-z]\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!['\u2019]s\s)(?<!['\u2019]re\s)(?<!\bwill\s)(?<!['\u2019]ll\s)(?<!\ball\s)"
@@ -1041,8 +1044,8 @@ def only_a_day(sentence: str, said_at: datetime | None) -> bool:
 
 
 def only_a_weekday(sentence: str) -> bool:
-    """Whether a sentence only names a weekday ("Saturday.", "friday!")."""
-    return re.fullmatch(r"(?i:" + "|".join(_WEEKDAYS) + r")[.!?\s]*", sentence) is not None
+    """Whether a sentence only names a weekday, or its part of the day ("Saturday.", "friday!", "Thursday night.")."""
+    return re.fullmatch(r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)[.!?\s]*", sentence) is not None
 
 
 def only_a_holiday(sentence: str) -> bool:

@@ -501,7 +501,7 @@ def _begins_with(sentence: str, *patterns: re.Pattern[str]) -> bool:
 # A request to the agent ("Please change the address") or a wish for the other party ("Take care")
 # is what they want done, not who they are.
 _REQUEST = re.compile(
-    r"^(?:please|pls|kindly|let's|lets|help me|check|tell|show|send|ask|bring|remind me|take care|give|greet|have fun|enjoy|"
+    r"^(?:please|pls|kindly|let's|lets|help me|check(?!\s+engine)|tell|show|send|ask|bring|remind me|take care|give|greet|have fun|enjoy|"
     r"buy|thank(?!\s+(?:you|u|ya|goodness|god|heavens)\b)|"
     r"have a (?:lovely|good|nice|great|fab|brilliant|safe)|"
     r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
@@ -713,7 +713,9 @@ MAX_WORDS = 60
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
 _SUBJECT_OR_VERB = re.compile(
     r"\b(?:i|we|you|he|she|they|it|this|that|there|is|are|was|were|am|be|been|has|have|had|do|does|did|will|would|"
-    r"can|could|should|may|might|must|let's|im|ive|" + _TEXTED_PRONOUNS + r")\b|\w'(?:s|re|ve|m|ll|d)\b", re.IGNORECASE)
+    r"can|could|should|may|might|must|let's|im|ive|" + _TEXTED_PRONOUNS + r")\b|\w'(?:re|ve|m|ll|d)\b"
+    # ('s as "is", not whose: "at Verdi's.", "tomatoes. Gardener's Delight.")
+    r"|\w's\b(?!\s*(?:[.!?,;:)]|$)|\s+(?-i:[A-Z]))", re.IGNORECASE)
 _FRAGMENT_WORDS = 15
 # Family, partners and the boss called by what they are to the visitor ("Dad had his hip replaced",
 # "Mum says hi", texted small: "mum had a fall", "husband dean is a plasterer", "gaffer's called
@@ -1600,7 +1602,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         resolved = sentence
         # (a weekday alone after a date is that date's: "we booked Las Palmas. 11 October. Saturday.")
         if said_at is not None and not (n and fact_dates.only_a_weekday(sentence) and fact_dates.resolve(sentences[n - 1], said_at)[1]):
-            resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else None, month)
+            # (a weekday alone after the news takes its tense: "she had a fall. Thursday night.")
+            resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else sentences[n - 1] if n and fact_dates.only_a_weekday(sentence)
+                                                else None, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             release()
