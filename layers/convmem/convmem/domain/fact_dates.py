@@ -896,7 +896,7 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"|imma|ima|well|youll|theyll|shell|hell|wont|cant|didnt|doesnt|isnt|wasnt|aint|come|go|yall|and|then|so|pls|please|can|will|to|when|if|once|till|until"
                         r"|before|after|as|let|make|do|did|does|dont|must|should|would|could|might|may|also|just|still|never|always|only|even"
                         r"|all|some|both|who|what|which|where|why|how|there|here|this|that|these|those|it|its|she|he|me|mi|ah|nobody|everybody"
-                        r"|somebody|someone|everyone|anyone|nothing|kids|lets|gotta|gonna|wanna|hope|think|tink|maybe|bout|about|pls|plz)\b)"
+                        r"|somebody|someone|everyone|anyone|nothing|kids|lets|gotta|gonna|wanna|hope|think|tink|maybe|bout|about|plz)\b)"
                         r"(?-i:[a-z]{3,12})(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
