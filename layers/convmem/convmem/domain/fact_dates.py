@@ -840,6 +840,9 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
 # (one thing of theirs, not many: "the letter", "my engine"; and what a deed is done to: "his", "a", "me")
 _ONE_THING = r"(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)"
 _DONE_TO_WHOM = r"his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d"
+# Words that open a sentence and are no one's name texted small ("scanner lad come tuesday", "brownie drop she kids"):
+# the two openers below add their own.
+_OPENS_NO_NAME = "i|we|you|u|they|yall|and|then|so|pls|please|can|will|to|when|if|once|till|until|before|after|as"
 _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom"
                         r"|somebody|someone|nobody|everybody|everyone))"
                         r"\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
@@ -854,7 +857,7 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
                         r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|" + _ONE_THING
                         # (or one who opens the sentence, texted without "the": "scanner lad come tuesday")
-                        + r"|(?:^|(?<=[.!?]\s))(?!(?:i|we|you|u|they|yall|yous|and|then|so|pls|please|can|will|to|when|if|once|till|until|before|after|as)\b)"
+                        + r"|(?:^|(?<=[.!?]\s))(?!(?:" + _OPENS_NO_NAME + r"|yous)\b)"
                         r"[a-z]{3,}(?<!s)(?:\s+(?!(?:we|you|they|she)\b)[a-z]{3,}(?<!s))?"
                         r")\s+(come)"
                         r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
@@ -892,9 +895,9 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,})"
                         # (or a name texted small, opening its line or sentence, or the news: "brownie drop she kids wednesday
                         # night", "other news, joe buy a snowmachine on thursday!"; not a word texted short, "ill email it monday")
-                        r"|(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=news,\s)|(?<=news:\s))(?!(?:i|we|you|u|they|dem|dey|den|dat|dis|yuh|unu|wi|ill|ive|id|im"
-                        r"|imma|ima|well|youll|theyll|shell|hell|wont|cant|didnt|doesnt|isnt|wasnt|aint|come|go|yall|and|then|so|pls|please|can|will|to|when|if|once|till|until"
-                        r"|before|after|as|let|make|do|did|does|dont|must|should|would|could|might|may|also|just|still|never|always|only|even"
+                        r"|(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=news,\s)|(?<=news:\s))(?!(?:" + _OPENS_NO_NAME + r"|dem|dey|den|dat|dis|yuh|unu|wi|ill|ive|id|im"
+                        r"|imma|ima|well|youll|theyll|shell|hell|wont|cant|didnt|doesnt|isnt|wasnt|aint|come|go"
+                        r"|let|make|do|did|does|dont|must|should|would|could|might|may|also|just|still|never|always|only|even"
                         r"|all|some|both|who|what|which|where|why|how|there|here|this|that|these|those|it|its|she|he|me|mi|ah|nobody|everybody"
                         r"|somebody|someone|everyone|anyone|nothing|kids|lets|gotta|gonna|wanna|hope|think|tink|maybe|bout|about|plz)\b)"
                         r"(?-i:[a-z]{3,12})(?<!s))\s+"
@@ -903,7 +906,7 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"|come|fail|email|see)"
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
-                        r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"
+                        r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(?P<own>buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"
                         r"|send|give|tell|catch|win|bring|carry)"
                         # ... and any verb after the creoles' "mi", "ah" or Krio's "a" opening a clause, whose future is
                         # marked ("Wednesday mi go Mercy Clinic", "A buy am on Tuesday"; "mi wi go", "mi gwen go", "a go go")
@@ -933,7 +936,7 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
         opens = max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
         closes = min([i for i in (text.find(c, m.end()) for c in ".!?;\n") if i >= 0] or [len(text)])
         # ("and" makes a name's verb bare, "Gary and Tiger eat", not "I"'s or "we"'s: "... drop and we rush she to milton cato")
-        makes_bare = _MAKES_BARE - {"and"} if m.lastindex == 2 else _MAKES_BARE
+        makes_bare = _MAKES_BARE - {"and"} if m.lastgroup == "own" else _MAKES_BARE
         if (_BARE_DAY.search(text, opens, closes) and not set(before[-2:]) & makes_bare
                 and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))
@@ -1043,9 +1046,12 @@ def only_a_day(sentence: str, said_at: datetime | None) -> bool:
     return not re.search(r"\w", re.sub(r"(?i)\b(?:on|at|in|the|and|then|so|of)\b|에|요|[ㅋㅎㅠ]", " ", rest))
 
 
+_ONLY_A_WEEKDAY = re.compile(r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)[.!?\s]*")
+
+
 def only_a_weekday(sentence: str) -> bool:
     """Whether a sentence only names a weekday, or its part of the day ("Saturday.", "friday!", "Thursday night.")."""
-    return re.fullmatch(r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)[.!?\s]*", sentence) is not None
+    return _ONLY_A_WEEKDAY.fullmatch(sentence) is not None
 
 
 def only_a_holiday(sentence: str) -> bool:

@@ -222,7 +222,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러(?:워|웠|운|움)|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
                           r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
                           # ... and pity ("수련이 고생한다", "고생했네", "안쓰럽다"; not what they went through, "고생했다")
-                          r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*|불쌍하[가-힣]*|불쌍해[가-힣]*)"
+                          r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*|불쌍[하해][가-힣]*)"
                           # ... and a blessing on them ("미경 샘 복 받으실 거예요")
                           r"|복\s*(?:받으실|받을|받으세요|받으시길)(?:\s*(?:거예요|거에요|거야|겁니다|꺼예요|꺼야|거|바래요|바랍니다))?"
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
@@ -1601,10 +1601,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         when = None
         resolved = sentence
         # (a weekday alone after a date is that date's: "we booked Las Palmas. 11 October. Saturday.")
-        if said_at is not None and not (n and fact_dates.only_a_weekday(sentence) and fact_dates.resolve(sentences[n - 1], said_at)[1]):
+        weekday_alone = n > 0 and fact_dates.only_a_weekday(sentence)
+        if said_at is not None and not (weekday_alone and fact_dates.resolve(sentences[n - 1], said_at)[1]):
             # (a weekday alone after the news takes its tense: "she had a fall. Thursday night.")
-            resolved, when = fact_dates.resolve(sentence, said_at, asked if answers else sentences[n - 1] if n and fact_dates.only_a_weekday(sentence)
-                                                else None, month)
+            tense_of = asked if answers else (sentences[n - 1] if weekday_alone else None)
+            resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
             release()
