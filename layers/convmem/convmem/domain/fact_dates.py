@@ -612,6 +612,10 @@ _EN_PARTIAL = re.compile(
     # ... or a name texted small and its past ("monday night yer had kidney stone"), or one written
     # capitalised, and Hawai'i Pidgin's past ("Thursday night Peanut wen bite one bufo", "Thursday Roy took her in")
     r"|\s+(?:[a-z]{3,12}|[A-Z][a-z]{2,12})\s+(?:had|got|was|went|did|took|came|fell|bit|broke|lost|left|wen\s+[a-z]{2,}|[a-z]{2,}ed)\b"
+    # ... or a name written capitalised and what is set for them then ("Monday Helen have surgery", "Friday Jake starts
+    # at the depot"): the tense of the rest says which Monday
+    r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)"
+    r"[A-Z][a-z]{2,12}\s+(?:has|have|is|starts|gets|goes|flies|comes|leaves)\b"  # (not the creoles' bare past, "Thursday night Emma start get this bad pain")
     # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
@@ -745,6 +749,9 @@ _KO_LEFT = re.compile(r"(?:초|중순|말|초순|하순)?(?:에는|에|엔|이�
 # How far back a Korean month alone reaches with a past verb: further back, it is said with 작년.
 _KO_MONTH_BACK = 8
 _KO_FROM = re.compile(r"\s*(?:초|중순|말|초순|하순)?\s*부터")
+# What one starts on a day, in the present: a start to come ("현장 들어간다", "출근해요", "개강이에요").
+_KO_STARTS = re.compile(r"(?:들어간|들어가요|들어감|출근(?:해|한|함|이)|시작(?:해|한|함|이)|개강|개학|첫\s*출근|입사(?:해|한|함)|복귀(?:해|한|함)|오픈(?:해|한|함|이))"
+                        r"(?![가-힣]*(?:했|었|았|였|됐))")
 _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|예정|계획)"
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
@@ -868,7 +875,10 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|\b(?i:the|my|our|his|her|their)\s+(?:[a-z]+\s+)?[a-z]+(?<!s)(?<!\bthe\sone)\s+(hit|cut|put|set|let|shut|cost)"
                         r"(?=\s+(?:" + _DONE_TO_WHOM + r"|water|oil|gold))"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
-                        r"|\b" + _ONE_THING + r"\s+(quit|cut)(?=\s+(?:on|out)\b)")
+                        r"|\b" + _ONE_THING + r"\s+(quit|cut)(?=\s+(?:on|out)\b)"
+                        # ... and one opening the sentence with its "I" left out, done by oneself ("put the new clutch in
+                        # the rover myself on wednesday"): an order or a plan is not told with "myself"
+                        r"|(?:^|(?<=[.!?\n])\s*)((?i:put|cut|set|fit|shut|hit))(?=\s[^.!?\n]*\b(?i:myself|meself|masel|ourselves)\b)")
 
 
 # The present perfect of a deed, as learners tell one done on a day ("I have been at the doctor on
@@ -1002,8 +1012,12 @@ def _ko_past_at(text: str, end: int) -> bool | None:
         # 수요일에", nothing after it, nor 음슴체's "토요일에 크래시 터져서 핫픽스 두번 함", no tense)
         rest = text[end:]
         return bool(quoted or not _KO_SAID_AFTER.search(rest) or _past(rest, True) or _KO_FROM.match(rest))
-    # (and "1월부터 필라테스 다녀요", from or since: the present says neither)
-    untold = _KO_NOMINAL_END.search(told) or _KO_FROM.match(text, end)
+    # (and "1월부터 필라테스 다녀요", from or since: the present says neither; but a start is to come,
+    # "월요일부터 용인 현장 들어간다", "월요일부터 출근해요": one starts from a day, one is not "started since")
+    since = _KO_FROM.match(text, end)
+    if since and _KO_STARTS.search(text, since.end()):
+        return False
+    untold = _KO_NOMINAL_END.search(told) or since
     return None if untold and not _KO_AHEAD.search(told) else False
 
 

@@ -915,7 +915,7 @@ _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
 # What the other party advised, inside a clause of the visitor's own ("I tried the recipe you
 # suggested", "bought the book u recommended", "took your advice"): the clause tells what the visitor
 # did, not something of the other party's.
-_ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me about|linked)\b"
+_ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me(?:\s+(?:about|of))?(?!\s+so\b)|linked)\b"
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
                       # (and in Korean: "니가 깔아준 헤이딜러로 사진올렸더니", "니 말한 폭싹 속았수다 봤다")
                       r"|(?<![가-힣])(?:니가|네가|너가|니|당신이)\s*(?:말한|말했던|말해준|말해 준|알려준|알려 준|추천한|추천해준|추천해 준"
@@ -1022,7 +1022,8 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
         parts = parts[1:]
     # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
     # came before it stands: "배추 60포기 받기로 혔어 너랑 민호네 다 줄라믄", not "니가 와줘서 든든혔어 그 바쁜디 ...")
-    parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(p) else (p,))]
+    # (not where "you" only advised it: "SM5는 지난주 목요일에 니가 말한 헤이딜러로 팔았어 230만 받았다")
+    parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(_without_mentions_of_theirs(p)) else (p,))]
     # (a Korean "~거든요?" tells, with the voice raised, and asks nothing: "지난주 토요일에 야놀자로 6명 단체 예약이
     # 있었거든요?")
     parts = [_KO_TOLD_RISING.sub(r"\1", p) for p in parts]
@@ -1107,6 +1108,8 @@ _KO_QUESTION_LEAD = re.compile(r"^(?:[ㅋㅎㅠㅜ]+\s*|(?:아|오|와|헐|근�
 
 
 _ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|model|make|one)|where\b|when\b|"
+                         # ("Who??", "who's she?" after "i had a date friday"; not "who are you?!", "who does that")
+                         r"who(?:\s+(?:is|was)|['\u2019]?s)?(?:\s+(?:she|he|that|this))?\s*[?!.]*$|"
                          r"what(?:'s|s| is| are| was)\s+(?:he|she|they|it)\s+like\b|"
                          r"what\s+(?:did|will|have|had)\s+you\s+(?:get|got|gotten|buy|bought|pick|picked|choose|chose|chosen|go for|gone for|end up with"
                          r"|ended up with|name|named|call|called)\b|"  # ("What have you got now?")
@@ -1459,7 +1462,7 @@ _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 
 _WORD_FIGURE = re.compile(r"\b(" + "|".join(_COUNTS) + r")\s+(hundred|thousand)\b", re.IGNORECASE)
 # (the world's money too: "K38,500" kwacha, "R52 000" rand, "N450,000" naira, "KSh 2,000", "₱15,000", "40,000 cedis")
 _CURRENCY = r"kwacha|naira|cedis?|shillings?|pesos?|ringgit|baht|yen|dirhams?|riyals?|taka|rupiah|rand|rupees"
-_AMOUNT = re.compile(r"[$£€₹¥₩₦₱₵₫฿₺₽₪৳]\s?\d|\b(?:salary|wage|rent|pay)\s+(?:is\s+|was\s+|now\s+|of\s+)*\d{1,3}(?:,\d{3})+|\b(?-i:K|R|N|P|Q|Rs\.?|RM|Rp|KSh|Ksh|TSh|USh|UGX|KES|NGN|ZAR|ZMW|PHP|GHS|GH₵|MK|Tk)\s?"
+_AMOUNT = re.compile(r"[$£€₹¥₩₦₱₵₫฿₺₽₪৳]\s?\d|\b(?:salary|wages?|rent|pay|payment|mortgage|deposit)\s+(?:is\s+|was\s+|now\s+|of\s+|will\s+be\s+)*(?:\d{1,3}(?:,\d{3})+|\d{3,}\b)|\b(?-i:K|R|N|P|Q|Rs\.?|RM|Rp|KSh|Ksh|TSh|USh|UGX|KES|NGN|ZAR|ZMW|PHP|GHS|GH₵|MK|Tk)\s?"
                      r"(?:\d{1,3}(?:[, ]\d{3})+|\d{3,})(?![\w])|" + _WORD_FIGURE.pattern
                      + r"(?:\s+and\s+[a-z]+)?\s+(?:quid|pounds?|dollars|bucks|euros?|" + _CURRENCY + r")\b|\d[\d,.]*\s*(?:k\b|bucks|dollars|quid|grand|pounds?|euros?|" + _CURRENCY + r"|%|percent"
                      r"|(?:a|an|per)\s+(?:pound|unit|month|week|year|hour|night|day|head|kilo|piece)|salary"
@@ -1662,6 +1665,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # down to 39", "weighed in this morning. 92.4"), of no one else
                                      or (not korean and held is not None and not held[3] and bool(held[1]) and not own
                                          and re.search(r"\d", sentence) is not None and len(sentence.split()) <= _LEAD_WORDS
+                                         and not _OTHER_PARTY.search(sentence) and not _SOMEONE_ELSE.search(sentence)
+                                         and not _echoes(sentence, heard) and not _opens_on(sentence, others))
+                                     # ... and a figure opening the sentence after a fact of theirs, what it came to
+                                     # ("they sewed it up. 9 stitches and the tip of the bone is cracked")
+                                     or (not korean and last is not None and not own and re.match(r"\d", sentence) is not None
                                          and not _OTHER_PARTY.search(sentence) and not _SOMEONE_ELSE.search(sentence)
                                          and not _echoes(sentence, heard) and not _opens_on(sentence, others))
                                      or elaborates)
@@ -2071,6 +2079,21 @@ def _man_as_i(m: re.Match[str]) -> str:
     return "I'm" if m[1] else "I"
 
 
+# A message shouted in capitals, as some type every message ("FURNACE DIED WEDS. CAME HOME FROM THE VAN RUN
+# 1800"): read as texted in small letters, "I" as I, so that its days, its "I" and its news read as anyone's
+# (its names, and whom it greets, as texted small: "TAYO I GOT INTO OHIO STATE"). Not a word or two of emphasis
+# ("AND we have a car again!!") nor a short cry ("OMG!!").
+_SHOUTED_LETTERS = 12
+
+
+def _unshouted(text: str) -> str:
+    """``text`` in small letters when it is written in capitals (``_SHOUTED_LETTERS`` and more, nine in ten capital)."""
+    letters = [c for c in text if c.isascii() and c.isalpha()]
+    if len(letters) < _SHOUTED_LETTERS or sum(c.isupper() for c in letters) < 0.9 * len(letters):
+        return text
+    return re.sub(r"\bi(?=\b|['\u2019])", "I", text.lower())
+
+
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
             theirs: Collection[str] = (), called: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
@@ -2081,7 +2104,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
-    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", text))))
+    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _unshouted(text)))))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
