@@ -3541,3 +3541,10 @@ def test_rounds_199_206_a_shouted_message_a_start_to_come_and_figures_after_the_
     assert not extract("Sunday School is at 10", friday)
     assert fact_dates.resolve("put the new clutch in the rover myself on wednesday.", datetime(2025, 2, 16, 20))[1] == "2025-02-12"
     assert fact_dates.resolve("put the bins out on wednesday.", datetime(2025, 2, 16, 20))[1] == "2025-02-19"
+    # a cheer to their people is a reaction; a guess at a figure after news asks nothing; ㅆ typed as ㅅ is still past
+    assert not extract("석진 씨 힘내세요 ㅋㅋ 제가 어깨 마사지 해드릴게요", datetime(2025, 10, 23, 20, tzinfo=UTC))
+    [nerve] = extract("지난주 목요일에 중앙대병원에서 신경성형술 햇는데 생각보다 금방끝나더라 한 삼십분?", datetime(2025, 7, 1, 20, tzinfo=UTC))
+    assert nerve.when == "2025-06-26"
+    assert not extract("돈 얼마 들었어 한 10만원?", datetime(2025, 7, 1, 20, tzinfo=UTC))
+    assert fact_dates.resolve("목요일에 병원 갓다 왓어", datetime(2025, 7, 5, 20))[1] == "2025-07-03"
+    assert fact_dates.resolve("목요일에 갓김치 담글 거야", datetime(2025, 7, 5, 20))[1] == "2025-07-10"

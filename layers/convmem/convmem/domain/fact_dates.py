@@ -740,7 +740,8 @@ def ending_in(final: int) -> str:
 
 # (not 있, there is, nor 겠, will: a sentence's past is read by these)
 KO_PAST_SYLLABLES = "".join(c for c in ending_in(20) if c not in "있겠")
-_PAST_KO = re.compile("[" + KO_PAST_SYLLABLES + "]")
+# (and its ㅆ typed as ㅅ, as a sleepy thumb types it: "신경성형술 햇는데", "받앗다", "알앗다"; not 햇살, 갓김치)
+_PAST_KO = re.compile("[" + KO_PAST_SYLLABLES + "]|[햇앗엇갓왓됏봣줫켯쳣](?=다|어|는데|고\\s|지만|음|던|더라|네)")
 # Texting's nominal ending ("자고 감", "등록함", "끝남": a syllable closed by ㅁ) narrates without a
 # tense; unless something says it is still to come (~ㄹ 거/게/래/까/수, ~려고, ~겠, 예정, moved to).
 _KO_NOMINAL_END = re.compile("[" + ending_in(16) + r"][.!~^ㅋㅎㅠㅜ\s]*$")

@@ -214,6 +214,7 @@ _KO_NOT_PAST = f"(?<![{fact_dates.KO_PAST_SYLLABLES}]다 )(?<![{fact_dates.KO_PA
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|(?:화이팅|파이팅|홧팅)(?:이요|입니다|이다|요)?"  # (cheering them on: "준호 화이팅이요")
+                          r"|(?<![가-힣])힘\s*내(?:세요|셔요|요|라|시길|십시오)?"  # (... and "석진 씨 힘내세요")
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
                           # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요"), not at their own
                           # luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
@@ -986,6 +987,8 @@ def _before_them(part: str) -> list[str]:
 
 
 _KO_TOLD_RISING = re.compile(r"(거든요?)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
+# ... nor does a guess at a figure after what they told ("생각보다 금방끝나더라 한 삼십분?"), where nothing asks one
+_KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의)\s*[\d일이삼사오육칠팔구십백천만]+\s*[가-힣]{0,2})\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
 
 
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
@@ -1027,6 +1030,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     # (a Korean "~거든요?" tells, with the voice raised, and asks nothing: "지난주 토요일에 야놀자로 6명 단체 예약이
     # 있었거든요?")
     parts = [_KO_TOLD_RISING.sub(r"\1", p) for p in parts]
+    parts = [p if _KO_ASKS.search(p) or "얼마" in p else _KO_ABOUT_RISING.sub(r"\1", p) for p in parts]
     kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _without_mentions_of_theirs(p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
             and not (_KO_THANKS.search(p) and not _KO_DAY_GONE.search(p)) and not _KO_YOU_SAID.search(p)
