@@ -3548,3 +3548,17 @@ def test_rounds_199_206_a_shouted_message_a_start_to_come_and_figures_after_the_
     assert not extract("돈 얼마 들었어 한 10만원?", datetime(2025, 7, 1, 20, tzinfo=UTC))
     assert fact_dates.resolve("목요일에 병원 갓다 왓어", datetime(2025, 7, 5, 20))[1] == "2025-07-03"
     assert fact_dates.resolve("목요일에 갓김치 담글 거야", datetime(2025, 7, 5, 20))[1] == "2025-07-10"
+
+
+def test_rounds_207_210_love_sent_after_the_news_a_deed_not_a_question_and_what_did_not_happen():
+    saturday = datetime(2025, 11, 8, 20, tzinfo=UTC)
+    # love sent to their people after the news is not part of it
+    [laundry] = extract("Gotta do laundry before I go back on tuesday night. Love to trent and the girls", saturday)
+    assert "trent" not in laundry.statement.lower()
+    assert not extract("몽이 수술 잘 되길", saturday)
+    # "did my back in" tells a deed, it asks nothing
+    [back] = extract("did my back in on the boat two weeks ago today.", datetime(2025, 4, 22, 20, tzinfo=UTC))
+    assert back.when == "2025-04-08"
+    # what did not happen, or could not, is past
+    assert fact_dates.resolve("first snow thursday and the cx-5 didnt even flinch.", datetime(2025, 11, 8, 20))[1] == "2025-11-06"
+    assert fact_dates.resolve("Sorry i didnt answer on Thursday, this new job is finishing me", datetime(2025, 10, 26, 20))[1] == "2025-10-23"

@@ -711,8 +711,9 @@ _PAST_EN = re.compile(
     r"|(?<=[a-z]\s)(?-i:don)(?=\s+(?!(?:know|no|wanna|want|wan|like|care|think|worry|mind|even|have|need|feel|remember|"
     r"understand|believe|bother|mean|forget|let|be|go|get|play|see|say|tell|ask|look|touch|call|waste|give|make|"
     r"take|stop|do\s+(?:it|that|this|dat|dis|am|nothing|anything)\b)\b)[a-z]{2,})"
-    # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come)
-    r"|\bcouldn['\u2019]?t\b",
+    # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come), did not do
+    # or was not ("first snow thursday and the cx-5 didnt even flinch", "i didnt go to work thursday")
+    r"|\b(?:couldn|didn|wasn|weren|hadn)['\u2019]?t\b",
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";

@@ -292,7 +292,7 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요",
 # "콩이 수술 잘 되길 기도 할게요"; not "가는길 바래다줬어", seeing someone off),
 # and one for the listener's outing ("즐겁게 다녀와요", "잘 다녀오세요"), is an _OPINION, whoever it names.
-_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)|(?:얼른|빨리|어서|꼭|무사히|부디)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
+_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)|(?:얼른|빨리|어서|꼭|무사히|부디|잘)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen", "Sr. Armando") does not end the sentence, nor does a mark before
 # the day it happened ("I bought the scooter!! on Friday", "JR PROPOSED!! to Dani, on Wednesday").
@@ -629,6 +629,10 @@ def _news_lead_only(sentence: str) -> bool:
 _TO_SOMEONE = r"\s+[^\W\d_]+(?:\s+x+)?[\s!.]*"
 _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you|hi|hey|hello|(?:khuda|allah) hafiz"
                        r"|고마워요?|고맙습니다|감사합니다|감사해요|미안해요?|죄송해요|죄송합니다|안녕)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
+# ... and love sent to their people after the news ("Love to trent and the girls", "big hugs to Wes and Carter"):
+# nothing of the visitor's, though it follows what was.
+_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big)\s+)?(?:love|hugs?|kisses|besos|besitos)\s+to\s+(?!you\b|u\b)",
+                         re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 _GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)(?:" + _TO_SOMEONE + r"|[\s!.]*)", re.IGNORECASE)  # (its name may be gone: _without_called)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
@@ -768,7 +772,8 @@ _WHY_OR_HOW = re.compile(r"^I\s+(?:(?:really|just|also|so)\s+)?(?:wanted|meant|t
 _ASKS_BY_ORDER = re.compile(
     r"^(?:(?i:and|so|also|oh|ok|okay|yes|yeah|btw)\W+)*(?i:is|are|was|were|does|did|do|has|have|can|could|will|would|should)\s+"
     r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(CALENDAR_WORDS)) + r")" + relevance.CAPITALISED + r"+\s+(?!(?i:is|was)\b)\w"
-    r"|(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)")
+    # (not one's own thing: "did my back in on the boat two weeks ago", a deed told)
+    r"|(?!(?:my|our|me)\s)(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)")
 # (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
 _OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?(" + relevance.UPPER + r"[\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
@@ -1577,7 +1582,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if not re.search(r"\w", line):
             continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
         before, untold = untold, None
-        sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or fact_dates.only_a_holiday(line)
+        sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or _SENDS_LOVE.match(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
             _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
