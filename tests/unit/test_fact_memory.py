@@ -3562,3 +3562,10 @@ def test_rounds_207_210_love_sent_after_the_news_a_deed_not_a_question_and_what_
     # what did not happen, or could not, is past
     assert fact_dates.resolve("first snow thursday and the cx-5 didnt even flinch.", datetime(2025, 11, 8, 20))[1] == "2025-11-06"
     assert fact_dates.resolve("Sorry i didnt answer on Thursday, this new job is finishing me", datetime(2025, 10, 26, 20))[1] == "2025-10-23"
+    assert fact_dates.resolve("the car didnt start thursday.", datetime(2025, 11, 8, 20))[1] == "2025-11-06"
+    assert fact_dates.resolve("i start thursday", datetime(2025, 11, 8, 20))[1] == "2025-11-13"
+    # a deed told before the laughter stays when a guess follows it; news heard after it stays with it
+    tuesday = datetime(2025, 1, 14, 20, tzinfo=UTC)
+    assert any("14년식" in c.statement for c in extract(
+        "보험사 긴급출동 불렀는데 기사님이 14년식이면 배터리 말고도 갈 데 많다고ㅋㅋㅋ 슬슬 보내줄 때 됐나봐", tuesday))
+    assert any("9월 중순" in c.statement for c in extract("네 시간이나 찍었는데 한 5분 나온대요 ㅎㅎ 방송은 9월 중순이래요", tuesday))

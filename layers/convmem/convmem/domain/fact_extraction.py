@@ -1008,6 +1008,10 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence)
+                 # (or a deed done before the laughter: "보험사 긴급출동 불렀는데 기사님이 ... 많다고ㅋㅋㅋ 슬슬 보내줄 때 됐나봐")
+                 # (not before news they heard, which stays with it: "네 시간이나 찍었는데 한 5분 나온대요 ㅎㅎ 방송은 9월 중순이래요")
+                 or (re.search(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|아서|서)\\s", _KO_LAUGH.split(sentence)[0]) is not None
+                     and not _KO_HEARSAY.search(_KO_LAUGH.split(sentence)[-1]))
                  # (or news of theirs, then hearsay: "LG 12인용으로 주문해버렸어요 ㅋㅋㅋ 설치는 다음주 화요일이래요")
                  or (_KO_HEARSAY.search(sentence) and not _KO_REACTION.search(_KO_LAUGH.split(sentence)[0])))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
