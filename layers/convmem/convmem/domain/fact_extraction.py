@@ -992,6 +992,8 @@ def _before_them(part: str) -> list[str]:
 
 
 _KO_TOLD_RISING = re.compile(r"(거든요?)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
+# A past going on to what came of it ("불렀는데", "갔더니", "샀고"): a deed told.
+_KO_DEED_GOES_ON = re.compile(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|아서|서)\\s")
 # ... nor does a guess at a figure after what they told ("생각보다 금방끝나더라 한 삼십분?"), where nothing asks one
 _KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의)\s*[\d일이삼사오육칠팔구십백천만]+\s*[가-힣]{0,2})\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
 
@@ -1006,14 +1008,14 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     sentence = _ASIDE_TO_THEM.sub("", sentence)
     parts = [_RELAYED_PLAN.sub("", p, count=1) for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
-    if (_KO_LAUGH.search(sentence) and not sentence.rstrip().endswith("?")
+    sides = _KO_LAUGH.split(sentence)  # (what comes before laughter inside it, and after)
+    if (len(sides) > 1 and not sentence.rstrip().endswith("?")
             and (_KO_FIRST_PERSON.search(sentence) or answering or not _KO_REACTION.search(sentence)
-                 # (or a deed done before the laughter: "보험사 긴급출동 불렀는데 기사님이 ... 많다고ㅋㅋㅋ 슬슬 보내줄 때 됐나봐")
-                 # (not before news they heard, which stays with it: "네 시간이나 찍었는데 한 5분 나온대요 ㅎㅎ 방송은 9월 중순이래요")
-                 or (re.search(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|아서|서)\\s", _KO_LAUGH.split(sentence)[0]) is not None
-                     and not _KO_HEARSAY.search(_KO_LAUGH.split(sentence)[-1]))
+                 # (or a deed done before the laughter: "보험사 긴급출동 불렀는데 기사님이 ... 많다고ㅋㅋㅋ 슬슬 보내줄 때 됐나봐";
+                 # not before news they heard, which stays with it: "네 시간이나 찍었는데 한 5분 나온대요 ㅎㅎ 방송은 9월 중순이래요")
+                 or (_KO_DEED_GOES_ON.search(sides[0]) and not _KO_HEARSAY.search(sides[-1]))
                  # (or news of theirs, then hearsay: "LG 12인용으로 주문해버렸어요 ㅋㅋㅋ 설치는 다음주 화요일이래요")
-                 or (_KO_HEARSAY.search(sentence) and not _KO_REACTION.search(_KO_LAUGH.split(sentence)[0])))):
+                 or (_KO_HEARSAY.search(sentence) and not _KO_REACTION.search(sides[0])))):
         # Laughter inside a Korean sentence of theirs joins a reaction to what follows ("뭉치 눈밭에서
         # 뛰었겠다 ㅋㅋ 나도 캣타워 샀어"): the reaction, a question or a request on either side goes. (A
         # sentence that ends as a reaction or a question stays whole, and is dropped whole: a side of it
@@ -2104,7 +2106,7 @@ def _unshouted(text: str) -> str:
     letters = [c for c in text if c.isascii() and c.isalpha()]
     if len(letters) < _SHOUTED_LETTERS or sum(c.isupper() for c in letters) < 0.9 * len(letters):
         return text
-    return re.sub(r"\bi(?=\b|['\u2019])", "I", text.lower())
+    return re.sub(r"\bi\b", "I", text.lower())
 
 
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
