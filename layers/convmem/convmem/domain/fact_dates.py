@@ -752,8 +752,8 @@ _KO_LEFT = re.compile(r"(?:초|중순|말|초순|하순)?(?:에는|에|엔|이�
 _KO_MONTH_BACK = 8
 _KO_FROM = re.compile(r"\s*(?:초|중순|말|초순|하순)?\s*부터")
 # What one starts on a day, in the present: a start to come ("현장 들어간다", "출근해요", "개강이에요").
-_KO_STARTS = re.compile(r"(?:들어간|들어가요|들어감|출근(?:해|한|함|이)|시작(?:해|한|함|이)|개강|개학|첫\s*출근|입사(?:해|한|함)|복귀(?:해|한|함)|오픈(?:해|한|함|이))"
-                        r"(?![가-힣]*(?:했|었|았|였|됐))")
+# (a past is read before this is asked: "월요일부터 헬스 시작했어" is gone)
+_KO_STARTS = re.compile(r"들어간|들어가요|들어감|출근(?:해|한|함|이)|시작(?:해|한|함|이)|개강|개학|첫\s*출근|입사(?:해|한|함)|복귀(?:해|한|함)|오픈(?:해|한|함|이)")
 _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|예정|계획)"
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",

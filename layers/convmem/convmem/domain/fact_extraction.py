@@ -1676,15 +1676,14 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      or (not korean and held is not None and held[3] and not _says_two_things(held[1])
                                          and not _OTHER_PARTY.search(sentence)
                                          and not _echoes(sentence, heard) and not _opens_on(sentence, others))
-                                     # ... and the figure a thin deed of theirs came to ("got my bloods done. HbA1c's
-                                     # down to 39", "weighed in this morning. 92.4"), of no one else
-                                     or (not korean and held is not None and not held[3] and bool(held[1]) and not own
-                                         and re.search(r"\d", sentence) is not None and len(sentence.split()) <= _LEAD_WORDS
-                                         and not _OTHER_PARTY.search(sentence) and not _SOMEONE_ELSE.search(sentence)
-                                         and not _echoes(sentence, heard) and not _opens_on(sentence, others))
-                                     # ... and a figure opening the sentence after a fact of theirs, what it came to
-                                     # ("they sewed it up. 9 stitches and the tip of the bone is cracked")
-                                     or (not korean and last is not None and not own and re.match(r"\d", sentence) is not None
+                                     # ... and the figure a deed of theirs came to, of no one else: after a thin one, in a
+                                     # few words ("got my bloods done. HbA1c's down to 39", "weighed in this morning. 92.4");
+                                     # after one kept, opening the sentence ("they sewed it up. 9 stitches and the tip of the
+                                     # bone is cracked")
+                                     or (not korean and not own
+                                         and ((held is not None and not held[3] and bool(held[1]) and re.search(r"\d", sentence) is not None
+                                               and len(sentence.split()) <= _LEAD_WORDS)
+                                              or (last is not None and re.match(r"\d", sentence) is not None))
                                          and not _OTHER_PARTY.search(sentence) and not _SOMEONE_ELSE.search(sentence)
                                          and not _echoes(sentence, heard) and not _opens_on(sentence, others))
                                      or elaborates)
