@@ -3569,3 +3569,41 @@ def test_rounds_207_210_love_sent_after_the_news_a_deed_not_a_question_and_what_
     assert any("14년식" in c.statement for c in extract(
         "보험사 긴급출동 불렀는데 기사님이 14년식이면 배터리 말고도 갈 데 많다고ㅋㅋㅋ 슬슬 보내줄 때 됐나봐", tuesday))
     assert any("9월 중순" in c.statement for c in extract("네 시간이나 찍었는데 한 5분 나온대요 ㅎㅎ 방송은 9월 중순이래요", tuesday))
+
+
+def test_rounds_211_214_the_hour_after_a_day_pity_before_news_and_wishes_and_pay_in_korean():
+    tuesday = datetime(2025, 1, 21, 20)
+    # a day with its hour, as shift workers and engineers write it, is that day; so is one an arrow leads on from
+    assert fact_dates.resolve("tuesday 17:45, mopac northbound, transmission went", datetime(2025, 4, 26, 20))[1] == "2025-04-22"
+    assert fact_dates.resolve("vet @ 16:30 thu. south lamar animal hospital", tuesday)[1] == "2025-01-23"
+    assert fact_dates.resolve("landed tues 2200", datetime(2025, 9, 20, 20))[1] == "2025-09-16"
+    assert fact_dates.resolve("ortho appt thurs 0930", tuesday)[1] == "2025-01-23"
+    assert fact_dates.resolve("mom slipped on ice outside her building thursday -> broke her left wrist",
+                              datetime(2025, 2, 16, 20))[1] == "2025-02-13"
+    # ... not a year: a car's stays the car's, and a year alone after a day dates nothing
+    assert fact_dates.resolve("got a skoda octavia on wednesday, 2017 wan, silver", datetime(2025, 7, 12, 20))[1] == "2025-07-09"
+    assert fact_dates.resolve("got the skoda wednesday 2017", datetime(2025, 7, 12, 20))[1] is None
+    # pity an emoji ends is no reason to drop the news after it; pity alone stays a reaction
+    thursday = datetime(2025, 3, 27, 20, tzinfo=UTC)
+    [topik] = extract("And poor Topik 😢 two days ago he had the teeth surgery. More than my own dentist!", thursday)
+    assert topik.when == "2025-03-25" and "teeth surgery" in topik.statement
+    assert not extract("aw poor Bella 😢 hope she feels better soon", thursday)
+    # the firm that came to fix what they just told of goes on with it
+    [ac] = extract("and the AC at the shop went out tuesday. middle of lunch rush.\nCajun Cool Air came out and said the compressor "
+                   "gone and the unit 22 years old. $4,200 for a new one.", datetime(2025, 7, 20, 20, tzinfo=UTC))
+    assert ac.when == "2025-07-15" and "Cajun Cool Air" in ac.statement and "$4,200" in ac.statement
+    # how someone of theirs is doing, asked without its mark, is no part of the news before it
+    [shop] = extract("Ray say we'll do it for 41 lol. How Lionel doin", thursday)
+    assert "Lionel" not in shop.statement
+    # Korean: get-well wishes, reassurance and middle age's ~구만 react; pay told with 줘요 is news, a request is not
+    for said in ("영수 선생님 빨리 나으세요 기도해요 🙏", "영수 선생님 수술 잘 되기를 🙏", "복실이 착해서 괜찮을 거예요",
+                 "허허 낚시 신동 나왔구만~~", "할매순대. 이름이 정겹구만 (웃음)", "콩이 발은 다 나았는가", "잘 지내시는가"):
+        assert not extract(said, thursday), said
+    assert any("20만 원" in c.statement for c in extract("수당 월 20만 원 더 줘요", thursday))
+    assert not extract("5천원만 더 줘요", thursday)
+    # ... while 하게체's ~구먼 and its rhetorical ~겠는가 still tell
+    assert extract("정순이가 간 지 벌써 여섯 해가 되었구먼", thursday)
+    assert extract("향교 장의에 동창회장에 족보 일까지 맡아 놓고 어찌 몇 달을 비우겠는가", thursday)
+    assert any("칼탄열풍" in c.statement for c in extract("올해는 칼라병 안걸리는 품종으로 했다. 이름이 뭐라카더라 칼탄열풍인가", thursday))
+    # ... and news heard that ends on an emoji stays news
+    assert extract("3.2키로, 언니 16시간 진통했대 🥲", thursday)

@@ -226,14 +226,22 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*|불쌍[하해][가-힣]*)"
                           # ... and a blessing on them ("미경 샘 복 받으실 거예요")
                           r"|복\s*(?:받으실|받을|받으세요|받으시길)(?:\s*(?:거예요|거에요|거야|겁니다|꺼예요|꺼야|거|바래요|바랍니다))?"
+                          # ... and reassurance, that theirs will be well ("복실이 착해서 괜찮을 거예요", "수술 잘 될 거예요")
+                          r"|(?:괜찮을|괜찮아질|잘\s*될|좋아질|나을|나아질)\s*(?:거예요|거에요|거야|겁니다|거다|거임|꺼예요|꺼야)"
+                          # ... and middle age's ~구만 as ~구나 ("낚시 신동 나왔구만", "이름이 정겹구만"; not 하게체's ~구먼,
+                          # which tells: "정순이가 간 지 벌써 여섯 해가 되었구먼")
+                          r"|구만|구만요"
                           # how recent it feels ("아기 때 사진 보여줬던 게 엊그제 같은데": time flies)
                           r"|(?:어제|엊그제|그제)\s*같[가-힣]*"
                           # a likeness ("웰시코기 엉덩이는 언제 봐도 복숭아 같아요"), not a guess (~ㄴ 것 같아요)
                           r"|(?<![것거걸게])\s같(?:아요|아|다|네요|네|습니다)"
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
-                          r"|" + _KO_GUESS + "|" + _HEARSAY_ENDINGS + r")"
-                          r"(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?[.!~^ㅎㅋㅠㅜ\s]*$")  # (and its "really" after it: "장하다 진짜")
+                          r"|" + _KO_GUESS + r")"
+                          r"(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?(?:[.!~^ㅎㅋㅠㅜ\s\ufe0f]|\(웃음\)|" + fact_dates.EMOJI + r")*$"  # (and its "really" after it: "장하다 진짜";
+                          # and the emoji or "(웃음)" it ends on: "손주사위가 생긴다니 😍")
+                          # ... and what they heard, as it ends (not with an emoji, which news of theirs ends on: "언니 16시간 진통했대 🥲")
+                          r"|(?:" + _HEARSAY_ENDINGS + r")(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?[.!~^ㅎㅋㅠㅜ\s]*$")
 # ... but "~ㄹ 듯" with a day of its own is a plan held loosely ("담주 금요일 빌드 마감이라 그거 끝나고
 # 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
@@ -292,7 +300,14 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요",
 # "콩이 수술 잘 되길 기도 할게요"; not "가는길 바래다줬어", seeing someone off),
 # and one for the listener's outing ("즐겁게 다녀와요", "잘 다녀오세요"), is an _OPINION, whoever it names.
-_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)|(?:얼른|빨리|어서|꼭|무사히|부디|잘)\s[가-힣\s]*?[가-힣]길[.!~^ㅋㅎㅠㅜ\s]*$"
+# What an employer gives, told as 줘요 ("수당 월 20만 원 더 줘요", "월급 280만 원에 4대보험도 해줘요"): pay and
+# an amount in won, no request of the listener.
+_KO_PAID = re.compile(r"(?:월급|시급|일당|주급|연봉|수당|보너스|상여금|시간당|(?<![가-힣])월\s*\d)[^?]*\d[\d,.]*\s*(?:만\s*)?원"
+                      r"|(?:월급|시급|일당|주급|연봉|수당|보너스|상여금)[^?]*[일이삼사오육칠팔구십백천만]+\s*원")
+_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)"
+                      r"|(?:얼른|빨리|어서|꼭|무사히|부디|잘)\s[가-힣\s]*?[가-힣](?:길|기를)(?:[.!~^ㅋㅎㅠㅜ\s\ufe0f]|" + fact_dates.EMOJI + r")*$"
+                      # (and get well: "영수 선생님 빨리 나으세요", "쾌차하시길")
+                      r"|(?:얼른|빨리|어서|푹)\s*(?:나으세요|나으셔요|낫으세요|나아라|나으시|회복하세요|회복하시)|쾌차"
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen", "Sr. Armando") does not end the sentence, nor does a mark before
 # the day it happened ("I bought the scooter!! on Friday", "JR PROPOSED!! to Dani, on Wednesday").
@@ -302,6 +317,8 @@ _PAST_SYLLABLES = fact_dates.ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
+                       # (and middle age's ~구만 with its tilde or "(웃음)": "낚시 신동 나왔구만~~ 제일철물 후계자는 ...")
+                       r"|(?<=구만[~^])\s+|(?<=구만[~^]{2})\s+|(?<=구만 \(웃음\))\s+|(?<=구만\(웃음\))\s+"
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
                        # present ending ("침넘어간다 영흥도까정", "병원 갔다 오늘"), not a noun's 다 (바다, 보다)
                        # (not a question quoted, before the verb that says who asked it: "내가 뭐랬냐 이러심")
@@ -773,7 +790,10 @@ _ASKS_BY_ORDER = re.compile(
     r"^(?:(?i:and|so|also|oh|ok|okay|yes|yeah|btw)\W+)*(?i:is|are|was|were|does|did|do|has|have|can|could|will|would|should)\s+"
     r"(?:(?i:he|she|they)\s+\w|(?!" + "|".join(sorted(CALENDAR_WORDS)) + r")" + relevance.CAPITALISED + r"+\s+(?!(?i:is|was)\b)\w"
     # (not one's own thing: "did my back in on the boat two weeks ago", a deed told)
-    r"|(?!(?:my|our|me)\s)(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)")
+    r"|(?!(?:my|our|me)\s)(?![a-z]+(?:ed|ing|ly)\s)[a-z]+\s+(?i:ok|okay|alright|ready|home|back|coming|allowed|awake|around|feeling|better)\b)"
+    # ... and how someone is doing, asked without its mark ("How Lionel doin", "how ur mom holdin up"; not "how my knee feels")
+    r"|^(?:(?i:and|so|also|oh|ok|okay|btw)\W+)*(?i:how)(?:['\u2019]?s)?\s+(?:(?i:he|she|they|your|ur|yer)\s+|" + relevance.CAPITALISED + r"+\s+)"
+    r"(?:(?!(?i:my|our|me)\b)\w+\s+)?(?i:doin[g'\u2019]?|goin[g'\u2019]?|feelin[g'\u2019]?|holdin[g'\u2019]?|gettin[g'\u2019]?\s+on|keepin[g'\u2019]?)\b")
 # (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
 _OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?(" + relevance.UPPER + r"[\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
@@ -899,7 +919,11 @@ _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|�
                               # "말이니"), not 언니, 어머니, nor a cause (없으니, 하더니, "장보러 가야하니, 굿밤이에요")
                               r"|(?:(?<=[았었였했봤샀왔갔됐겠])|(?<=[\s가-힣])(?:(?<!야)(?<!야\s)하|허|되|지내|있|없|아니|이))니[.!~^ㅋㅎ\s]*$"
                               # ... and 경상도's ~나 after a past, 있 or 없 ("차는 나왔나", "밥 뭇나", "시간 있나")
-                              r"|(?<=[" + fact_dates.KO_PAST_SYLLABLES + r"있없뭇])나[.!~^ㅋㅎ\s]*$")
+                              r"|(?<=[" + fact_dates.KO_PAST_SYLLABLES + r"있없뭇])나[.!~^ㅋㅎ\s]*$"
+                              # ... and 하게체's ~는가 ("잘 지내시는가~", "콩이 발은 다 나았는가"; not the rhetorical ~겠는가,
+                              # which tells: "향교 일까지 맡아 놓고 어찌 몇 달을 비우겠는가", nor a name or a figure
+                              # half remembered, ~인가, ~던가: "이름이 뭐라카더라 칼탄열풍인가", "8.6이라 하던가")
+                              r"|(?<=[가-힣])(?<!겠)는가요?[.!~^ㅋㅎ\s]*$")
 
 
 def _heard_where_they_went(sentence: str) -> bool:
@@ -1005,7 +1029,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     ``answering``: the sentence answers the other party's question about the visitor."""
     if _ASKS_BY_ORDER.match(sentence.lstrip()):
         return None  # a question without its mark, the whole sentence ("does she need her own or does mine cover her")
-    sentence = _ASIDE_TO_THEM.sub("", sentence)
+    sentence = _PITY_THEN_NEWS.sub("", _ASIDE_TO_THEM.sub("", sentence))
     parts = [_RELAYED_PLAN.sub("", p, count=1) for c in _CLAUSE.split(sentence) for p in _AND_YOU.split(c)
              if p and not _opens_on(p, others) and not _SYMPATHY.match(p.lstrip()) and not _SIGN_OFF.fullmatch(p)]
     sides = _KO_LAUGH.split(sentence)  # (what comes before laughter inside it, and after)
@@ -1300,6 +1324,9 @@ _ACTS = (r"(?:is|was|did|does|has|had|must|will|would|can|could|should|might|isn
 # a reaction, whoever it names, unless the one named goes on to do something ("poor Max has been
 # off his food all week" is news).
 _SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah)[\s,!]+)?(?i:poor|lucky)\s+[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
+# ... and one an emoji ends, before news of the one pitied ("poor Topik 😢 two days ago he had the teeth
+# surgery"): the pity goes, the news stays to be judged as any other.
+_PITY_THEN_NEWS = re.compile(r"^\s*" + _SYMPATHY.pattern + r"\s*(?:" + fact_dates.EMOJI + r"\ufe0f?\s*)+(?=\w)")
 
 
 # ... and where anyone starts one with a modal ("i need videos rafe must be so proud"): the word
@@ -1607,7 +1634,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             release()
             last = held = None
             continue
-        if _REQUEST.search(sentence):
+        if _REQUEST.search(sentence) and not _KO_PAID.search(sentence):
             last = None  # (a thin sentence before it may still be completed: "저 병원 다녀왔어요! 칭찬해주세요. 지난 금요일에 ...")
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
@@ -1824,7 +1851,13 @@ _EXPERTS = (r"doc|doctor|dr\.?\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|n
             r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant")
 _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?:" + _EXPERTS + r")"
                           r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
-                          r"|started|referred|upped|increased|changed|checked)\b", re.IGNORECASE)
+                          r"|started|referred|upped|increased|changed|checked)\b"
+                          # ... or a firm of tradesmen by its name, and what it did ("Cajun Cool Air came out and said the
+                          # compressor gone", "Mokgosi Motors in Gaborone West did the clutch kit")
+                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
+                          r"|Cooling|Air|Roofing|Repairs?|Services|Removals|Builders|Glass|Tyres|Tires|Towing|Mechanics|Appliances|HVAC))"
+                          r"(?:\s+(?:in|from|on)\s+(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?))?"
+                          r"\s+(?:came|come|said|says|quoted|fixed|replaced|did|found|towed|installed|sent|put)\b", re.IGNORECASE)
 # ... and news the visitor had from one of them, or from a school, bank or office of theirs, the
 # visitor unsaid ("dr hebert called. its basal cell", "the school called.", "and the feet, the doctor
 # say plantar fasciitis"): whose matter it is the message does not say; theirs, as the call was.
