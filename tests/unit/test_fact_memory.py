@@ -3607,3 +3607,32 @@ def test_rounds_211_214_the_hour_after_a_day_pity_before_news_and_wishes_and_pay
     assert any("칼탄열풍" in c.statement for c in extract("올해는 칼라병 안걸리는 품종으로 했다. 이름이 뭐라카더라 칼탄열풍인가", thursday))
     # ... and news heard that ends on an emoji stays news
     assert extract("3.2키로, 언니 16시간 진통했대 🥲", thursday)
+
+
+def test_rounds_215_218_a_learners_bare_past_a_flight_booked_and_news_after_a_remark_of_no_one():
+    # one person's bare "lose", "break" (a learner's or a creole's past of what no one plans) tells a day gone; a bare
+    # "start" stays to come, as learners tell a start ahead as often as one gone
+    assert fact_dates.resolve("also Ethan lose his first tooth!!! on Friday, at lunch", datetime(2025, 9, 21, 20))[1] == "2025-09-19"
+    assert fact_dates.resolve("He start on Monday, so he get 4 weeks with Ah Fai", datetime(2025, 4, 10, 20))[1] == "2025-04-14"
+    # an interview held, without its article, and a flight booked, in the present, are to come
+    assert fact_dates.resolve("he got interview on Thursday, the company at airport", datetime(2025, 6, 3, 20))[1] == "2025-06-05"
+    assert fact_dates.resolve("i got my results on Thursday", datetime(2025, 6, 3, 20))[1] == "2025-05-29"
+    assert fact_dates.resolve("Hany!! countdown started, we fly on Thursday isa, EgyptAir direct from Pearson",
+                              datetime(2025, 7, 26, 20))[1] == "2025-07-31"
+    # past news of "she" after a remark of the other party's that was of no one is of the visitor's world
+    friday = datetime(2025, 7, 25, 20, tzinfo=UTC)
+    [gifts] = extract("+1. she got 4 dinosaur books + a betta fish from priya's parents. fish = 'captain noodle'", friday,
+                      "Solid success rate for a 5-year-old party.")
+    assert "captain noodle" in gifts.statement
+    # ... not after one that named someone, theirs or another's
+    assert not extract("she got 4 dinosaur books from her grandparents.", friday, "My niece turned five on Sunday.")
+    # Korean: 하게체's requests (~주시게) and promises (~주겠네) to the listener, and its questions (언제인가), are no news;
+    # nor is leave asked (~도 되나); a deed done for someone of theirs, told in the past, is
+    for said in ("넥카라 쓴 두부 사진 좀 보내 주시게", "수술 날 잡히면 알려 주시게. 두부 이름으로 초 하나 켜 주겠네",
+                 "시술 날이 언제인가. 내가 그날 아침에 태수 씨 이름으로 축원을 올려 주겠네", "준서 씨 장판을 내가 받아도 되나"):
+        assert not extract(said, friday), said
+    assert extract("내가 어제 하늘이한테 용돈 보내 주었네", friday)[0].when == "2025-07-24"
+    # what is put first, as Welsh puts it, goes on about what was just told
+    [cup] = extract("AND Ifan's team won the cup final yesterday!! Beat Pwllheli 24-19 at the Oval\nHe scored a try off a driving "
+                    "maul. Hooker he is, so he was at the back of it", datetime(2025, 5, 25, 20, tzinfo=UTC))
+    assert "Hooker" in cup.statement and cup.when == "2025-05-24"

@@ -737,10 +737,13 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot
                         r"|turns|opens|leaves|arrives|graduates|retires|flies|lands|departs|finishes|closes"
                         # ... or by what is booked: "Booked her on Emirates, landing in Auckland the 18th of December"
                         r"|(?<!was )(?<!were )(?:landing|arriving|departing)"
+                        # ... or the flight or the road one is booked on, in the present ("we fly on Thursday isa", "i leave sunday")
+                        r"|\b(?:we|i)\s+(?:fly|leave|depart)\b(?!\s+(?:it|them|him|her|the|my|our|a)\b)"
                         # ... or leaving, as a clause of its own says it ("booked the coach trip, goin' in September")
                         r"|(?<=,\s)(?:going|goin|leaving|leavin|flying|flyin|off)(?=['\u2019]?\s+(?:in|on|at|next|this)\b)"
-                        # "got a GP appointment on thursday": one held, still to come (spelt by ear too, "got a apointment")
-                        r"|got\s+(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}(?:ap+oi?nt?ment|appt|interview|exam|scan|consultation|meeting))\b",
+                        # "got a GP appointment on thursday": one held, still to come (spelt by ear too, "got a apointment";
+                        # and without its article, as learners leave it: "he got interview on Thursday")
+                        r"|got\s+(?:(?:a|an|my|the)\s+(?:[\w&-]+\s+){0,2}|(?:job\s+)?(?=(?:interview|exam)\b))(?:ap+oi?nt?ment|appt|interview|exam|scan|consultation|meeting))\b",
                         re.IGNORECASE)
 # The past in Korean is a syllable closed by ㅆ (었, 했, 갔, 옮겼, 부러졌, 데려왔), but for 있 (there is) and 겠
 # (will, must): a list of the common ones missed "옮겼다", and a Wednesday said on a Sunday was read ahead.
@@ -888,6 +891,13 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"(?=\s+(?:" + _DONE_TO_WHOM + r"|water|oil|gold))"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
                         r"|\b" + _ONE_THING + r"\s+(quit|cut)(?=\s+(?:on|out)\b)"
+                        # ... and a learner's or a creole's bare verb after one person, the present's -s left off, of what
+                        # no one plans: a day gone ("Ethan lose his first tooth!!! on Friday"; "He start on Monday" may be either)
+                        r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bonce\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\bto\s)(?<!\blet\s)(?<!\bmake\s)"
+                        r"(?<!\bhelp\s)(?<!\bsee\s)(?<!\bwatch\s)(?<!\bhear\s)"
+                        r"\b(?:[Hh]e|[Ss]he|(?!(?:We|You|They|Then|And|But|So|Please|Pls|Must|Can|Will|Let|Just|Maybe|Hope|Don|Didn|Did"
+                        r"|Should|Could|Would|Might|May|Gonna|Wanna|Gotta|Need|Must|The|This|That|When|If|What|Why|How|Who|Where)\b)[A-Z][a-z]+)"
+                        r"\s+(lose|break|win|fail|crash|fall|die|pass\s+away)(?=\s)"
                         # ... and one opening the sentence with its "I" left out, done by oneself ("put the new clutch in
                         # the rover myself on wednesday"): an order or a plan is not told with "myself"
                         r"|(?:^|(?<=[.!?\n])\s*)((?i:put|cut|set|fit|shut|hit))(?=\s[^.!?\n]*\b(?i:myself|meself|masel|ourselves)\b)")

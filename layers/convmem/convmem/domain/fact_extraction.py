@@ -540,6 +540,8 @@ _REQUEST = re.compile(
     # ... and as 경상도 says 줘, ~도 ending the sentence ("합정 집 사진 보내도", "안부 전해도"); not what is
     # conceded ("지금은 안 해도")
     r"|(?<![안못]\s)(?:보내|전해|알려|가르쳐|챙겨|갖다|가져다|말해|사|줘)도[.!?~^ㅋㅎㅠㅜ\s]*$"
+    # ... and 하게체's request, ~주시게 and ~주게 ("넥카라 쓴 두부 사진 좀 보내 주시게", "날 잡히면 알려 주게")
+    r"|(?<=[가-힣\s])주(?:시)?게[.!?~^ㅋㅎㅠㅜ\s]*$"
     # leave to come, given to the listener, ending the sentence ("보리 대전에 데려와도 되는데")
     r"|(?:와도|오셔도)\s*(?:돼|되는데|돼요|되는데요|됩니다|되니까)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a demand with no verb ("콩이 사진 빨리!!!": the photo, now), not a verb hurried ("가고 싶다 빨리")
@@ -678,7 +680,11 @@ _GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|this|these|those|they
 _POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|they|they're|there|" + _TEXTED_PRONOUNS
                           # ... or "one" for the thing just named ("new one's called Trelegy", "the blue one's
                           # for emergencies"; not "no one", "had one slip")
-                          + r"|(?:the\s+)?(?!(?:no|every|any|some|each|which|had|have|has|got|get|buy|bought|made|make|took|take|found|need|want|picked|ate)\b)[a-z]+\s+one(?:'s|\u2019s)?(?=\s)(?!\s+of\b))\b",
+                          + r"|(?:the\s+)?(?!(?:no|every|any|some|each|which|had|have|has|got|get|buy|bought|made|make|took|take|found|need|want|picked|ate)\b)[a-z]+\s+one(?:'s|\u2019s)?(?=\s)(?!\s+of\b)"
+                          # ... or what it is put first, as Welsh puts it ("Hooker he is, so he was at the back of it", "Non her name is")
+                          + r"|(?!(?i:how|what|who|where|why|when|that|this|there|here|whatever|however|wherever)\b)[A-Za-z]+(?:\s+[a-z]+)?"
+                          r"\s+(?:he|she|it|they)\s+(?:is|was|are|were)(?=\s*[,.!]|\s*$|\s+(?:so|and|but)\b)"
+                          + r"|[A-Z][a-z]+\s+(?:his|her|their)\s+name\s+(?:is|was)\b)\b",
                           re.IGNORECASE)
 _NOT_TO_THEM = r"^(?!.*\b(?:you|your|ye|yous|u)\b)"  # (a sentence that says nothing to the other party)
 # ... and so does a short one ending on a pronoun for it ("vet had to stitch it", "the kids adore him"),
@@ -911,7 +917,7 @@ _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무�
 # "어디로 갈라꼬"), after a question word that stands as a word, and ~냐 alone ("백구 잘있냐"), and
 # wondering, ~려나 and ~ㄹ까 ("두부 멀미 안 하려나", "뭐 먹을까").
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
-                              r"[가-힣\s]*(?:냐|니|노|꼬)[.!~^ㅋㅎ\s]*$"
+                              r"[가-힣\s]*(?:냐|니|노|꼬|인가|(?<!겠)는가)[.!~^ㅋㅎ\s]*$"  # (and 하게체's: "시술 날이 언제인가")
                               r"|(?<=[가-힣])(?<!잖)(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone (not ~잖냐, "you know"), ~려나 wonders
                               r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$"  # and so does ~ㄹ까
                               r"|(?:^|\s)(?:어때|어땠어|어떰|어떠냐)요?[.!~^ㅋㅎ\s]*$"  # and "how is it" ("정관 집 어때")
@@ -923,7 +929,9 @@ _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|�
                               # ... and 하게체's ~는가 ("잘 지내시는가~", "콩이 발은 다 나았는가"; not the rhetorical ~겠는가,
                               # which tells: "향교 일까지 맡아 놓고 어찌 몇 달을 비우겠는가", nor a name or a figure
                               # half remembered, ~인가, ~던가: "이름이 뭐라카더라 칼탄열풍인가", "8.6이라 하던가")
-                              r"|(?<=[가-힣])(?<!겠)는가요?[.!~^ㅋㅎ\s]*$")
+                              r"|(?<=[가-힣])(?<!겠)는가요?[.!~^ㅋㅎ\s]*$"
+                              # ... and leave asked, ~도 되나 ("준서 씨 장판을 내가 받아도 되나")
+                              r"|(?<=[가-힣]도)\s?되나요?[.!~^ㅋㅎ\s]*$")
 
 
 def _heard_where_they_went(sentence: str) -> bool:
@@ -1246,9 +1254,11 @@ _KIND_OF_THING = re.compile(r"(?:(?<=\bthe\s)|(?<=\byour\s)|(?<=\bur\s)|(?<=\ba\
 
 def _promise(sentence: str) -> bool:
     """Whether a Korean sentence ends as a promise to the listener (~ㄹ게요: "꼭 보내 드릴게요", "먹을게",
-    and as chat often spells it, "이만 할께요"): what the visitor will do for the other party in this
+    and as chat often spells it, "이만 할께요"; 하게체's ~주겠네): what the visitor will do for the other party in this
     conversation, not something of their life."""
     text = sentence.rstrip(" .!~^ㅋㅎ")
+    if re.search(r"(?:주|드리)겠(?:네|소|습니다)$", text):
+        return True  # (as 하게체 promises it: "축원을 올려 주겠네", "초 하나 켜 주겠네")
     stem = text[:-2] if text.endswith(("게요", "께요")) else text[:-1] if text.endswith(("게", "께")) else ""
     return bool(stem) and stem[-1] in _FINAL_L  # a final ㄹ before 게
 
@@ -1553,6 +1563,17 @@ _SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b|^(?:don[
                            re.IGNORECASE)
 
 
+# What the other party said of no one: no person, no name past its first word, nothing of their own, no
+# question ("Solid success rate for a 5-year-old party."): past news the visitor then tells of "she" or
+# "he" is of their own world, as it is when they open the conversation.
+_SOMEONE = re.compile(r"\b(?:i|i'm|i've|i'd|my|mine|we|we're|our|us|me|he|she|his|her|him|hers|they|their|them|he's|she's|they're)\b"
+                      r"|(?<=\S\s)(?-i:" + relevance.CAPITALISED + r")|\?|[가-힣]", re.IGNORECASE)
+
+
+def _of_no_one(previous: str) -> bool:
+    return not _SOMEONE.search(previous.replace("\n", ". "))
+
+
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
@@ -1577,7 +1598,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     (``_plain_news``): a sentence of one that names its time, or an amount, and goes on from
     nothing before it is news of theirs ("white shrimp running good. 16-20s at $2.40 a pound at the
     dock", "gonna be $2,300 for the wheel and the haul out"). ``unprompted``: the message opens the
-    conversation, after nothing the other party said, and neither asks nor names them; the news it
+    conversation, after nothing the other party said (or nothing of anyone, ``_of_no_one``), and neither asks nor names them; the news it
     opens on, in the past, is theirs, there being nothing of the other party's to answer ("yo. MRI
     came back")."""
     out: list[FactCandidate] = []
@@ -2180,9 +2201,9 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
                        _their_news(previous), others - names, _suggested(previous),
                        [line for line in text.split("\n") if _plain_news(line, addresses)],
-                       # (opening the conversation, asking nothing, and naming neither the other party nor what they
-                       # call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
-                       not (previous or "").strip() and not _asks_or_names_them(text, addresses)))
+                       # (opening the conversation, or answering what was of no one, asking nothing, and naming neither the
+                       # other party nor what they call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
+                       (not (previous or "").strip() or _of_no_one(previous or "")) and not _asks_or_names_them(text, addresses)))
     seen: set[str] = set()
     out = []
     for c in found:
