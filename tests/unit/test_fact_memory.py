@@ -1119,8 +1119,10 @@ def test_news_of_their_people_and_pets_by_name_is_theirs_and_of_anyone_else_is_n
     assert "Pemberton woke up on 11 March 2024" in fact.statement and "dandelion" in fact.statement
     # whose Pemberton? Not known, so told as said: Pemberton's news, not the visitor's
     assert all(f.statement.startswith("Other big news, Pemberton woke up") for f in told(extract(news, WED)))
-    # (after something the other party said: past news opening a conversation is the visitor's, round 62)
-    assert told(extract("Bramble stole a sock again, what a menace!", WED, "Ha, that is brilliant.", theirs={"pemberton"})) == []
+    # (after something the other party said of their own: past news opening a conversation is the visitor's, round 62;
+    # after a remark of no one it is too, rounds 215-218)
+    assert told(extract("Bramble stole a sock again, what a menace!", WED, "Ha, that is brilliant, ours does that too.",
+                        theirs={"pemberton"})) == []
     # one the same message introduces counts too
     assert any("exhausted" in f.statement for f in told(extract("My sister Harriet had twins. Harriet is exhausted.", WED)))
     assert told(extract("Harriet is exhausted but glowing.", WED)) == []

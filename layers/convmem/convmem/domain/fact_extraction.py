@@ -1564,14 +1564,16 @@ _SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b|^(?:don[
 
 
 # What the other party said of no one: no person, no name past its first word, nothing of their own, no
-# question ("Solid success rate for a 5-year-old party."): past news the visitor then tells of "she" or
-# "he" is of their own world, as it is when they open the conversation.
-_SOMEONE = re.compile(r"\b(?:i|i'm|i've|i'd|my|mine|we|we're|our|us|me|he|she|his|her|him|hers|they|their|them|he's|she's|they're)\b"
+# question and no news of theirs in the past ("Solid success rate for a 5-year-old party."; not "Biscuit
+# ate a whole sock"): past news the visitor then tells of "she" or "he" is of their own world, as it is
+# when they open the conversation.
+_SOMEONE = re.compile(r"\b(?:i|i'm|i've|i'd|my|mine|we|we're|our|ours|us|me|he|she|his|her|him|hers|they|their|them|he's|she's|they're"
+                      r"|same\s+here|here\s+too)\b"  # ("lol same here": the other party's own)
                       r"|(?<=\S\s)(?-i:" + relevance.CAPITALISED + r")|\?|[가-힣]", re.IGNORECASE)
 
 
 def _of_no_one(previous: str) -> bool:
-    return not _SOMEONE.search(previous.replace("\n", ". "))
+    return not _SOMEONE.search(previous.replace("\n", ". ")) and not fact_dates.tells_a_past(previous)
 
 
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
@@ -2201,8 +2203,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
                        _their_news(previous), others - names, _suggested(previous),
                        [line for line in text.split("\n") if _plain_news(line, addresses)],
-                       # (opening the conversation, or answering what was of no one, asking nothing, and naming neither the
-                       # other party nor what they call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
+                       # (opening the conversation, or after a remark of no one, asking nothing, and naming neither the other
+                       # party nor what they call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
                        (not (previous or "").strip() or _of_no_one(previous or "")) and not _asks_or_names_them(text, addresses)))
     seen: set[str] = set()
     out = []
