@@ -544,7 +544,7 @@ EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a
 # clock without its colon ("0930", "2200", "1400 hrs"): a four-figure hour no year could be (0000-1859,
 # 2100-2359), or any with "hrs" after it ("1900 hrs"), so "wednesday, 2017 wan" keeps its car's year.
 _CLOCK = (r"(?:@\s*)?(?:\d{1,2}(?::\d{2}(?:\s*(?:am|pm))?|\s*(?:am|pm))\b"
-          r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs|hours|h)\b|(?:0\d|1[0-8]|2[1-3])[0-5]\d\b(?!\s*(?:hrs|hours|h)\b)(?!\s+(?:wan|model|reg)\b))")
+          r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs|hours|h)\b|(?:0\d|1[0-8]|2[1-3])[0-5]\d\b)")
 # An arrow after a day leads on to what happened then ("thursday -> broke her left wrist")
 _ARROW = r"\s*(?:->|\u2192|=>)"
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
@@ -896,7 +896,7 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bonce\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\bto\s)(?<!\blet\s)(?<!\bmake\s)"
                         r"(?<!\bhelp\s)(?<!\bsee\s)(?<!\bwatch\s)(?<!\bhear\s)"
                         r"\b(?:[Hh]e|[Ss]he|(?!(?:We|You|They|Then|And|But|So|Please|Pls|Must|Can|Will|Let|Just|Maybe|Hope|Don|Didn|Did"
-                        r"|Should|Could|Would|Might|May|Gonna|Wanna|Gotta|Need|Must|The|This|That|When|If|What|Why|How|Who|Where)\b)[A-Z][a-z]+)"
+                        r"|Should|Could|Would|Might|May|Gonna|Wanna|Gotta|Need|The|This|That|When|If|What|Why|How|Who|Where)\b)[A-Z][a-z]+)"
                         r"\s+(lose|break|win|fail|crash|fall|die|pass\s+away)(?=\s)"
                         # ... and one opening the sentence with its "I" left out, done by oneself ("put the new clutch in
                         # the rover myself on wednesday"): an order or a plan is not told with "myself"
