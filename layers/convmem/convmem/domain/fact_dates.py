@@ -543,10 +543,13 @@ EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a
 # The hour of a day, as texting and work write it: "3:30", "17:45", "6am", "@ 16:30", and a 24-hour
 # clock without its colon ("0930", "2200", "1400 hrs"): a four-figure hour no year could be (0000-1859,
 # 2100-2359), or any with "hrs" after it ("1900 hrs"), so "wednesday, 2017 wan" keeps its car's year.
+_HOUR_4 = r"(?:0\d|1[0-8]|2[1-3])[0-5]\d\b"
 _CLOCK = (r"(?:@\s*)?(?:\d{1,2}(?::\d{2}(?:\s*(?:am|pm))?|\s*(?:am|pm))\b"
-          r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs|hours|h)\b|(?:0\d|1[0-8]|2[1-3])[0-5]\d\b)")
+          r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs|hours|h)\b|" + _HOUR_4 + ")")
 # An arrow after a day leads on to what happened then ("thursday -> broke her left wrist")
 _ARROW = r"\s*(?:->|\u2192|=>)"
+# ... and what may follow a day it dates, its hour or such an arrow ("dentist tues 3pm", "thursday -> broke")
+_HOUR_OR_ARROW = r"\s+" + _CLOCK + "|" + _ARROW
 # (not a greeting, "Happy Easter", nor a likeness, "Mossy will think it's Christmas")
 # ("the Friday before Christmas", "the Sunday after Easter": that weekday next to it; "the day after
 # Boxing Day": the day next to it)
@@ -596,7 +599,7 @@ _EN_PARTIAL = re.compile(
     r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+" + relevance.CAPITALISED + r"+\s*[!,]"  # (or the listener's name after it: "got the car Wednesday Morag!")
-    r"|\s+" + _CLOCK + "|" + _ARROW + r"))"  # (or its hour: "we land saturday 11:40 at night", "fly friday 6am", "landed tues 2200";
+    r"|" + _HOUR_OR_ARROW + r"))"  # (or its hour: "we land saturday 11:40 at night", "fly friday 6am", "landed tues 2200";
     # or an arrow on to what happened: "slipped on ice thursday -> broke her wrist")
     # ... and one opening a sentence before a comma or its subject ("well monday, the labour day
     # holiday, we got that wind", "Monday we drove up", "Thursday morning I got the email"; not a list
@@ -642,7 +645,7 @@ _EN_PARTIAL = re.compile(
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
-    r"(?=[,.!?;:]|\s*$|" + _ARROW + r"|\s+" + _CLOCK + r"|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but|is|was|in|after|before|for|with)\b)"  # ("this Sat is
+    r"(?=[,.!?;:]|\s*$|" + _HOUR_OR_ARROW + r"|\s+(?:at|" + _DAYPART + r"|and|we|i|he|she|they|so|but|is|was|in|after|before|for|with)\b)"  # ("this Sat is
     # sheep shearing", "this sat in ludlow", "this fri after my 8am")
     # ... and bare, as a full name is, when it can be nothing else: capitalised ("the MRI Sat, at
     # Morriston", "Wed night"), or small when no word is spelt so ("teeth out thurs at the vets")
@@ -655,8 +658,8 @@ _EN_PARTIAL = re.compile(
     + r"|sat(?=\s*(?:" + EMOJI + r"|$))" + "".join(rf"(?<!\b{w}\ssat)" for w in "i he she we they it you u who dog cat just and".split())
     + r")"
     r"(?!\s*(?:and|or|to|&|-|/)\s*(?i:mon|tue|wed|thu|fri|sat|sun))"  # (a span or a list, "fri and sat": every week)
-    r"(?=[.,!?;:]|\s*$|\s*" + EMOJI + "|" + _ARROW + r"|\s+" + _CLOCK + r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b"
-    r"(?!,?\s*(?!(?:0\d|1[0-8]|2[1-3])[0-5]\d\b)\d{4}(?!\s+[a-z]))(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
+    r"(?=[.,!?;:]|\s*$|\s*" + EMOJI + "|" + _HOUR_OR_ARROW + r"|\s+(?:" + _DAYPART + r"|and|at|so|but|during|while|when)\b))\b"
+    r"(?!,?\s*(?!" + _HOUR_4 + r")\d{4}(?!\s+[a-z]))(?!\s+(?:mornings|afternoons|evenings|nights|arvos)\b)(?!['\u2019]s\b)"
     # ("monday 7th july", "Sunday 11th": the date says which Monday; not a number of something else, "Thursday, 48 from 50")
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )

@@ -211,6 +211,7 @@ _KO_RECALLS = re.compile(r"잖아요?[.!~^ㅋㅎㅠㅜ\s]*$")
 # ("신암초 5년 채웠다 아이가": I've done five years, you know).
 # (any past: "개한테 물렸다 아이가", "차 샀다 아이가")
 _KO_NOT_PAST = f"(?<![{fact_dates.KO_PAST_SYLLABLES}]다 )(?<![{fact_dates.KO_PAST_SYLLABLES}]다)"
+_KO_REALLY = r"(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?"  # (a reaction's "really" after it: "장하다 진짜")
 _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|(?:화이팅|파이팅|홧팅)(?:이요|입니다|이다|요)?"  # (cheering them on: "준호 화이팅이요")
@@ -238,10 +239,10 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
                           r"|" + _KO_GUESS + r")"
-                          r"(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?(?:[.!~^ㅎㅋㅠㅜ\s\ufe0f]|\(웃음\)|" + fact_dates.EMOJI + r")*$"  # (and its "really" after it: "장하다 진짜";
+                          + _KO_REALLY + r"(?:[.!~^ㅎㅋㅠㅜ\s\ufe0f]|\(웃음\)|" + fact_dates.EMOJI + r")*$"  # (and its "really",
                           # and the emoji or "(웃음)" it ends on: "손주사위가 생긴다니 😍")
                           # ... and what they heard, as it ends (not with an emoji, which news of theirs ends on: "언니 16시간 진통했대 🥲")
-                          r"|(?:" + _HEARSAY_ENDINGS + r")(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?[.!~^ㅎㅋㅠㅜ\s]*$")
+                          r"|(?:" + _HEARSAY_ENDINGS + r")" + _KO_REALLY + r"[.!~^ㅎㅋㅠㅜ\s]*$")
 # ... but "~ㄹ 듯" with a day of its own is a plan held loosely ("담주 금요일 빌드 마감이라 그거 끝나고
 # 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
@@ -302,8 +303,9 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 # and one for the listener's outing ("즐겁게 다녀와요", "잘 다녀오세요"), is an _OPINION, whoever it names.
 # What an employer gives, told as 줘요 ("수당 월 20만 원 더 줘요", "월급 280만 원에 4대보험도 해줘요"): pay and
 # an amount in won, no request of the listener.
-_KO_PAID = re.compile(r"(?:월급|시급|일당|주급|연봉|수당|보너스|상여금|시간당|(?<![가-힣])월\s*\d)[^?]*\d[\d,.]*\s*(?:만\s*)?원"
-                      r"|(?:월급|시급|일당|주급|연봉|수당|보너스|상여금)[^?]*[일이삼사오육칠팔구십백천만]+\s*원")
+_KO_PAY = r"월급|시급|일당|주급|연봉|수당|보너스|상여금"
+_KO_PAID = re.compile(r"(?:" + _KO_PAY + r"|시간당|(?<![가-힣])월\s*\d)[^?]*\d[\d,.]*\s*(?:만\s*)?원"
+                      r"|(?:" + _KO_PAY + r")[^?]*[일이삼사오육칠팔구십백천만]+\s*원")
 _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)"
                       r"|(?:얼른|빨리|어서|꼭|무사히|부디|잘)\s[가-힣\s]*?[가-힣](?:길|기를)(?:[.!~^ㅋㅎㅠㅜ\s\ufe0f]|" + fact_dates.EMOJI + r")*$"
                       # (and get well: "영수 선생님 빨리 나으세요", "쾌차하시길")
@@ -917,7 +919,7 @@ _KO_ASKS_UNMARKED = re.compile(r"(?:몇|어디|언제|누구|왜|어떻게|무�
 # "어디로 갈라꼬"), after a question word that stands as a word, and ~냐 alone ("백구 잘있냐"), and
 # wondering, ~려나 and ~ㄹ까 ("두부 멀미 안 하려나", "뭐 먹을까").
 _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|언제|누구|누가|왜|어떻게|우째|우짜|우쨌|무슨|뭘)"
-                              r"[가-힣\s]*(?:냐|니|노|꼬|인가|(?<!겠)는가)[.!~^ㅋㅎ\s]*$"  # (and 하게체's: "시술 날이 언제인가")
+                              r"[가-힣\s]*(?:냐|니|노|꼬|인가)[.!~^ㅋㅎ\s]*$"  # (and 하게체's: "시술 날이 언제인가"; its ~는가 asks anywhere, below)
                               r"|(?<=[가-힣])(?<!잖)(?:냐|려나)[.!~^ㅋㅎ\s]*$"  # ~냐 asks alone (not ~잖냐, "you know"), ~려나 wonders
                               r"|(?<=[" + _FINAL_L + r"])까요?[.!~^ㅋㅎ\s]*$"  # and so does ~ㄹ까
                               r"|(?:^|\s)(?:어때|어땠어|어떰|어떠냐)요?[.!~^ㅋㅎ\s]*$"  # and "how is it" ("정관 집 어때")
@@ -1567,7 +1569,7 @@ _SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their|him|them)\b|^(?:don[
 # question and no news of theirs in the past ("Solid success rate for a 5-year-old party."; not "Biscuit
 # ate a whole sock"): past news the visitor then tells of "she" or "he" is of their own world, as it is
 # when they open the conversation.
-_SOMEONE = re.compile(r"\b(?:i|i'm|i've|i'd|my|mine|we|we're|our|ours|us|me|he|she|his|her|him|hers|they|their|them|he's|she's|they're"
+_SOMEONE = re.compile(r"\b(?:i|my|mine|we|our|ours|us|me|he|she|his|her|him|hers|they|their|them"  # (and i'm, he's... with them)
                       r"|same\s+here|here\s+too)\b"  # ("lol same here": the other party's own)
                       r"|(?<=\S\s)(?-i:" + relevance.CAPITALISED + r")|\?|[가-힣]", re.IGNORECASE)
 
