@@ -3638,3 +3638,41 @@ def test_rounds_215_218_a_learners_bare_past_a_flight_booked_and_news_after_a_re
     [cup] = extract("AND Ifan's team won the cup final yesterday!! Beat Pwllheli 24-19 at the Oval\nHe scored a try off a driving "
                     "maul. Hooker he is, so he was at the back of it", datetime(2025, 5, 25, 20, tzinfo=UTC))
     assert "Hooker" in cup.statement and cup.when == "2025-05-24"
+
+
+def test_rounds_219_226_cute_endings_the_listeners_word_and_done_for_did():
+    at = datetime(2025, 9, 28, 10, tzinfo=UTC)
+    # "done" for "did", as the South and the islands say it, tells a day gone; "we done with it" is a state
+    assert fact_dates.resolve("they done the surgery Monday at Hill Country Memorial", at)[1] == "2025-09-22"
+    assert fact_dates.resolve("I done the ordering Wednesday and ordered 40 kilo of carrots", datetime(2025, 9, 14, 20))[1] == "2025-09-10"
+    # Korean cute speech (애교체): its requests, promises, cheers and wishes for the listener's people are no news ...
+    for said in ("다온래쉬 새 가게 오픈 축하해용. 사진 봤는데 수성못 보이는 창 완전 예쁘당 💕", "다행이당 💕 두부 간식 보내줄게용 ㅎㅎ",
+                 "헐 대박 유진 쌤 축하한다고 전해줘용, 그래도 다현이는 걱정되겠당ㅠ", "웅웅 도윤이 도하 화동 시키고 싶당 🥹"):
+        assert not extract(said, at), said
+    # ... and its news reads as plain speech, while a word that only ends like it stays ("식당", "내용")
+    [hall] = extract("라온컨벤션 그레이스홀로 계약했어용 💕", at)
+    assert "계약했어요" in hall.statement
+    assert "식당" in extract("어제 성수동 새로 생긴 식당 다녀왔어요", at)[0].statement
+    # disbelief at one's own news asks nothing: the news stays, without it
+    [average] = extract("평단 7만2천인데 지금 5만3천 실화냐", at, "에코프로비엠은")
+    assert "5만3천" in average.statement and "실화" not in average.statement
+    # what the visitor did on the listener's word, or thanks to them, is still the visitor's deed
+    [lease] = extract("지난주 목요일에 집주인이랑 재계약 도장 찍음 니 말대로 5%만 올림", at, "에코프로비엠은")
+    assert lease.when == "2025-09-18" and "5%" in lease.statement
+    assert "ISA" in extract("근데 진짜 니 말 듣고 ISA 만들었다 키움에서", at)[0].statement
+    # 하게체's "자네" is the listener: what is said of them is theirs, not the visitor's; their parent said to a younger
+    # relative is of the visitor's family
+    for said in ("자네 김치는 값을 더 받아도 되네", "자네 얼굴 보는 재미는 있었는데 말이야"):
+        assert not extract(said, at), said
+    assert "정형외과" in extract("그리고 자네 잔소리대로 정형외과에 다녀왔네", at)[0].statement
+    assert "12월 5일" in extract("다름이 아니라, 자네 아버지 기일이 2024년 12월 5일이네. 올 수 있으면 오게", at)[0].statement
+    # relief or cheer at what was heard, congratulations voice-typed apart, and a wish told with 기원 are no news
+    for said in ("콩이 다리 나았다니 다행임", "보리 가 간판 에 오르는구나 잘 됐다", "보리 생일 축하 한다", "콩이 수술 잘 되길 기원함"):
+        assert not extract(said, at), said
+    # English: what the visitor made or tried of the other party's ("your white bean chili") is their deed
+    [chili] = extract("I made your white bean chili, for the record; twice now. Verdict: excellent.", at, "Now he calls her the Colonel.")
+    assert "white bean chili" in chili.statement
+    # a name with who it is between commas is whom the news is of, not whom they speak to
+    [sale] = extract("and we sold the Sentra last Saturday\nWilson, the neighbor of the 3rd floor, buy it for $3,900", at,
+                     "ayyy finally!! now you are a resident")
+    assert "Wilson" in sale.statement

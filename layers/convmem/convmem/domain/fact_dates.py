@@ -901,6 +901,9 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"\b(?:[Hh]e|[Ss]he|(?!(?:We|You|They|Then|And|But|So|Please|Pls|Must|Can|Will|Let|Just|Maybe|Hope|Don|Didn|Did"
                         r"|Should|Could|Would|Might|May|Gonna|Wanna|Gotta|Need|The|This|That|When|If|What|Why|How|Who|Where)\b)[A-Z][a-z]+)"
                         r"\s+(lose|break|win|fail|crash|fall|die|pass\s+away)(?=\s)"
+                        # ... and "done" for "did", as the South, Ireland and the islands say it ("they done the surgery
+                        # Monday", "we done the fence Tuesday"; not "we done with it", a state)
+                        r"|\b(?:I|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[A-Z][a-z]+)\s+(done)(?=\s+(?:" + _DONE_TO_WHOM + r"|that|this|those|these)\b)"
                         # ... and one opening the sentence with its "I" left out, done by oneself ("put the new clutch in
                         # the rover myself on wednesday"): an order or a plan is not told with "myself"
                         r"|(?:^|(?<=[.!?\n])\s*)((?i:put|cut|set|fit|shut|hit))(?=\s[^.!?\n]*\b(?i:myself|meself|masel|ourselves)\b)")

@@ -169,9 +169,10 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|u|ur)\b"
                           # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out")
-                          r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고)"
+                          r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고"
+                          r"|자네가|자네는|자네도|자네를|자네의|자네한테|자네랑|자네와)"  # (하게체's "you": "수진이가 자네 팔짱 끼고")
                           # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
-                          r"|(?<![가-힣])(?:니|너|넌)(?=\s)", re.IGNORECASE)
+                          r"|(?<![가-힣])(?:니|너|넌|자네)(?=\s)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive|mi"
                            # (and Taglish's: "kinuha namin yesterday", "first week ko na sa Cedarbrae Manor": "ko" before
                            # what follows it in Tagalog, not Hindi's or Nepali's "ko", "naya barsa ko shubhakamana")
@@ -220,6 +221,11 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요"), not at their own
                           # luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
                           r"|^\s*(?:(?:아|휴|와|오|진짜|정말|참|넘|너무)\s*)*다행(?:이다|이네|이네요|이에요|이야|임|입니다)"
+                          # ... or after what was heard ("콩이 다리 나았다니 다행임", "간판 에 오르는구나 잘 됐다"; not one's own
+                          # "면접 잘 됐다"), and congratulations, the voice-typed too ("보리 생일 축하 한다")
+                          r"|(?:다니|라니|대서|구나)[\s.!~,]*(?:(?:아|휴|진짜|정말|참|넘|너무)\s*)*(?:다행(?:이다|이네|이네요|이에요|이야|임|입니다)"
+                          r"|잘\s*됐(?:다|네|네요|어|어요|구나|습니다))"
+                          r"|(?<![가-힣])축하\s*(?:해|해요|한다|합니다|드려요|드립니다|하오|혀|햐)"
                           # praise in any form ("귀엽더라", "멋져요", "부러워요")
                           r"|(?:귀엽|귀여|예쁘|예뻐|멋있|멋지|멋져|부럽|부러(?:워|웠|운|움)|대단하|대단해|신기하|신기해|잘했|잘한\s*거)[가-힣]*"
                           r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
@@ -306,7 +312,7 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 _KO_PAY = r"월급|시급|일당|주급|연봉|수당|보너스|상여금"
 _KO_PAID = re.compile(r"(?:" + _KO_PAY + r"|시간당|(?<![가-힣])월\s*\d)[^?]*\d[\d,.]*\s*(?:만\s*)?원"
                       r"|(?:" + _KO_PAY + r")[^?]*[일이삼사오육칠팔구십백천만]+\s*원")
-_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도)"
+_KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도|기원)"
                       r"|(?:얼른|빨리|어서|꼭|무사히|부디|잘)\s[가-힣\s]*?[가-힣](?:길|기를)(?:[.!~^ㅋㅎㅠㅜ\s\ufe0f]|" + fact_dates.EMOJI + r")*$"
                       # (and get well: "영수 선생님 빨리 나으세요", "쾌차하시길")
                       r"|(?:얼른|빨리|어서|푹)\s*(?:나으세요|나으셔요|낫으세요|나아라|나으시|회복하세요|회복하시)|쾌차"
@@ -957,9 +963,13 @@ _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
 # did, not something of the other party's.
 _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me(?:\s+(?:about|of))?(?!\s+so\b)|linked)\b"
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
+                      # (and what they tried of it, by its name: "we tried your Voffaból for Kópur", "I made your white bean chili")
+                      r"|\b(?:tried|made|cooked|baked)\s+(?:your|ur)\b"
                       # (and in Korean: "니가 깔아준 헤이딜러로 사진올렸더니", "니 말한 폭싹 속았수다 봤다")
-                      r"|(?<![가-힣])(?:니가|네가|너가|니|당신이)\s*(?:말한|말했던|말해준|말해 준|알려준|알려 준|추천한|추천해준|추천해 준"
-                      r"|깔아준|깔아 준|보내준|보내 준|사준|사 준|가르쳐준|권한)(?![가-힣])",
+                      r"|(?<![가-힣])(?:니가|네가|너가|니|당신이|자네가)\s*(?:말한|말했던|말해준|말해 준|알려준|알려 준|추천한|추천해준|추천해 준"
+                      r"|깔아준|깔아 준|보내준|보내 준|보낸|사준|사 준|가르쳐준|일러준|일러 준|부탁한|권한)(?![가-힣])"
+                      # (and what the visitor did on their word or thanks to them: "니 말 듣고 ISA 만들었다", "니 말대로 5%만 올림")
+                      r"|(?<![가-힣])(?:니|네|너|자네)\s*(?:(?:말|잔소리)(?:을|만)?\s*(?:대로|듣고|따라)|덕(?:분)?에)(?![가-힣])",
                       re.IGNORECASE)
 # ... and what the visitor gave or sent the other party ("sent you $300 for the exam period", "I gave
 # you my old laptop"), or will pay them ("ill send you $200 tomorrow"): a deed of theirs, "you" only
@@ -972,7 +982,7 @@ _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|m
                        re.IGNORECASE)
 # ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
 # 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
-_YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희)\s*(?:엄마|아빠|어머니|아버지|어멍|아방"
+_YOUR_PARENT = re.compile(r"(?<![가-힣])(?:네|니|느|너네|너희|자네)\s*(?:엄마|아빠|어머니|아버지|어멍|아방"
                           r"|오마니|어무이|어무니|어머이|엄니|어매|아부지|아바지|아바이|아배)")  # (and in dialect: "니 오마니 대상포진이다")
 # ... and in English, the family a parent shares with their child, or one sibling with another: "your
 # mam chose t'colour", "your aunty Jean fell Thursdi", "your uncle Darnell called me yesterday" (not
@@ -1032,6 +1042,12 @@ _KO_DEED_GOES_ON = re.compile(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|�
 _KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의)\s*[\d일이삼사오육칠팔구십백천만]+\s*[가-힣]{0,2})\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
 
 
+# ... nor one a phrase after it says who it is, between commas, before what they did ("Wilson, the neighbor of
+# the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own.
+_APPOSITIVE = re.compile(r"the\s+(?!(?:\S+\s+){0,5}?(?:is|are|was|were|has|have|had|did|does|do|got|gets|will|can|'s)\b)(?:\S+\s+){0,5}\S+",
+                         re.IGNORECASE)
+
+
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
@@ -1066,6 +1082,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
     # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about.)
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
+            and not (len(parts) > 2 and _APPOSITIVE.fullmatch(parts[1]))
             and not _fragment(sentence)):
         parts = parts[1:]
     # (a Korean sentence voice-typed without marks that turns to them after a past goes from there on; what
@@ -2166,6 +2183,24 @@ def _unshouted(text: str) -> str:
     return re.sub(r"\bi\b", "I", text.lower())
 
 
+# Korean cute speech (애교체) turns an ending's last syllable: ~요 to ~용 ("축하해용", "드셔용"), ~다 to ~당
+# ("봤당", "예쁘당"), ~죠 to ~쥥 or ~죵, ~네 to ~넹: read as the ending it stands for, so that a request, a
+# promise or a reaction in it reads as one ("보내줄게용" promises; "식당", "내용", "비용" stay what they are).
+_AEGYO = re.compile(r"(?<=[해어아게데네세예에까래줘봐와워져려쳐셔])용(?![가-힣])|(?<=[" + _PAST_SYLLABLES + r"겠싶있없좋쁘프이])당(?![가-힣])"
+                    r"|(?<=[가-힣])(?:쥥|죵)(?![가-힣])|(?<=[가-힣])넹(?![가-힣])")
+_AEGYO_PLAIN = {"용": "요", "당": "다", "쥥": "죠", "죵": "죠", "넹": "네"}
+
+
+# ... and a question that asks nothing, disbelief at one's own news ("평단 7만2천인데 지금 5만3천 실화냐", "이게
+# 말이 되냐"): the news without it.
+_KO_DISBELIEF = re.compile(r"\s*(?:실화(?:냐|임|야|냐고)?|말이\s*되냐|이게\s*맞냐)\s*\?*(?=[.!~^ㅋㅎㅠㅜ\s]*(?:$|\n))", re.MULTILINE)
+
+
+def _plain_korean(text: str) -> str:
+    """``text`` with 애교체's endings as the endings they stand for (``_AEGYO``) and without disbelief (``_KO_DISBELIEF``)."""
+    return _KO_DISBELIEF.sub("", _AEGYO.sub(lambda m: _AEGYO_PLAIN[m[0]], text))
+
+
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
             theirs: Collection[str] = (), called: Collection[str] = ()) -> list[FactCandidate]:
     """Candidate facts the visitor states about themselves in ``text`` (possibly none), slot facts
@@ -2176,7 +2211,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
-    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _unshouted(text)))))
+    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _plain_korean(_unshouted(text))))))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
