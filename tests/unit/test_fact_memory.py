@@ -3676,3 +3676,34 @@ def test_rounds_219_226_cute_endings_the_listeners_word_and_done_for_did():
     [sale] = extract("and we sold the Sentra last Saturday\nWilson, the neighbor of the 3rd floor, buy it for $3,900", at,
                      "ayyy finally!! now you are a resident")
     assert "Wilson" in sale.statement
+
+
+def test_rounds_227_230_status_post_disbelief_greetings_sent_and_whom_they_name_after_a_word_on_their_own():
+    at = datetime(2025, 6, 15, 10, tzinfo=UTC)
+    # a clinician's "s/p" (status post) tells what was done: a day gone
+    assert fact_dates.resolve("mama update: s/p L TKA tuesday at Good Sam.", at)[1] == "2025-06-10"
+    # "you will not believe" asks and tells nothing: the day before it is the news's
+    [sienna] = extract("Ya Lina yesterday you will not believe. It was like minus thirty with the wind, I finish my shift at nine "
+                       "and the Sienna doesn't want to start", datetime(2025, 1, 14, 20, tzinfo=UTC))
+    assert sienna.when == "2025-01-13" and "Sienna" in sienna.statement
+    # greetings, congratulations and get-well wishes sent to the other party's people, in any tongue, are no news
+    for said, people in (("They go, Zaatar is attacking the curtains. Bousi Nour, salmili 3ala Fadi.", ("Nour", "Fadi")),
+                         ("Gratuliere to Greg from all of us. Käthi jumped from the chair", ("Greg",)),
+                         ("we say the dog has good taste if he eats hockey socks 😄 Gute Besserung to Bruno", ("Bruno",))):
+        assert not any(p in f.statement for f in extract(said, at) for p in people), said
+    # ... nor, in Korean, regards sent, a prayer for them, or a plain order ("방 비워놔라")
+    for said in ("ㅎ 미정씨한테 안부 전해라 하준이 하윤이도", "준우 잘 적응하라고 기도할게요♡", "해운횟집 2층 방 진짜 비워놔라"):
+        assert not extract(said, at), said
+    # news told with a laugh that gives a figure of its own is news, not a reaction
+    [weight] = extract("ㅋㅋ 콩이 4.8키로에서 4.3됨 의사쌤이 칭찬함", at, "콩이 살 빠지겠다", theirs=("콩이",))
+    assert "4.3" in weight.statement
+    assert not extract("ㅋㅋㅋ 리트리버 체력은 못 이김", at, "보리 산책 두 시간 했어")
+    # after the other party spoke only of the visitor's own ("보리 대범하다", "Poor Pemberton!"), whom the visitor names
+    # in reply is of their world
+    [lock] = extract("동훈 씨가 다음 날 다이소 가서 케이지 잠금장치 3천 원 주고 사 옴", at, "ㅋㅋㅋㅋㅋ 보리 대범하다", theirs=("보리",))
+    assert "3천 원" in lock.statement
+    [vet] = extract("Dave took him to the vet on Monday, $340 for an x-ray", at, "Poor Pemberton! Hope he is ok", theirs=("pemberton",))
+    assert "$340" in vet.statement
+    # ... not after they spoke of their own too
+    assert not extract("동훈 씨가 다음 날 다이소 가서 케이지 잠금장치 3천 원 주고 사 옴", at, "보리 대범하다 우리 콩이는 겁쟁이인데",
+                       theirs=("보리",))

@@ -701,6 +701,8 @@ _PAST_EN = re.compile(
     r"laid|mislaid|bent|bred|clung|flung|lent|shone|sped|spat|stole|strode|understood|overheard|undid|withheld|forbade|wove|"
     # (and the pasts spelt as the present that no one plans: "hurt it on saturday at rugby")
     r"hurt|burst|"
+    # (and a clinician's "status post", the shorthand for what was done: "s/p L TKA tuesday at Good Sam")
+    r"(?<![\w/])s/p(?![\w/])|"
     # (and what came on one all at once: "friday night my big toe suddenly bengkak")
     r"(?<!\bif\s)(?<!\bwill\s)suddenly|"
     # (and "gone" with its "has" or "is" left out, as the creoles tell a loss: "coming up di hill ... it just gone";

@@ -285,6 +285,9 @@ _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 _KO_TURN_WORDS = r"(?:아\s*)?(?:그리고|근데|그런데|참|암튼|아무튼|그나저나)\s"
 _KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"(?![.!~\s]*" + _KO_TURN_WORDS + ")"
                                 r"|^(?:아이고|아이구|어이구)")
+# ... unless it tells a figure of its own, as news is told with a laugh ("ㅋㅋ 콩이 4.8키로에서 4.3됨 의사쌤이 칭찬함",
+# "ㅋㅋ 수학 92점 나옴"): a reaction seldom counts.
+_KO_FIGURE = re.compile(r"\d[\d.,]*\s*(?:키로|킬로|kg|원|만\s*원|천\s*원|점|등|위|개|장|명|시간|분|%|센치|cm|주|달|년)")
 # A sentence that turns to something else (``_KO_TURN_WORDS``): news of the speaker's, not a reaction to
 # what was just heard.
 _KO_TURNS = re.compile(r"^\s*" + _KO_TURN_WORDS)
@@ -313,6 +316,8 @@ _KO_PAY = r"월급|시급|일당|주급|연봉|수당|보너스|상여금"
 _KO_PAID = re.compile(r"(?:" + _KO_PAY + r"|시간당|(?<![가-힣])월\s*\d)[^?]*\d[\d,.]*\s*(?:만\s*)?원"
                       r"|(?:" + _KO_PAY + r")[^?]*[일이삼사오육칠팔구십백천만]+\s*원")
 _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도|기원)"
+                      # (a prayer for them, and regards sent: "준우 잘 적응하라고 기도할게요", "미정씨한테 안부 전해라 하준이 하윤이도")
+                      r"|(?:라고|도록)\s*기도(?:할게|할께|하겠|해요|해|드릴게|합니다|드려요)|안부\s*(?:좀\s*)?전(?:해|하)"
                       r"|(?:얼른|빨리|어서|꼭|무사히|부디|잘)\s[가-힣\s]*?[가-힣](?:길|기를)(?:[.!~^ㅋㅎㅠㅜ\s\ufe0f]|" + fact_dates.EMOJI + r")*$"
                       # (and get well: "영수 선생님 빨리 나으세요", "쾌차하시길")
                       r"|(?:얼른|빨리|어서|푹)\s*(?:나으세요|나으셔요|낫으세요|나아라|나으시|회복하세요|회복하시)|쾌차"
@@ -530,7 +535,7 @@ _REQUEST = re.compile(
     r"^(?:please|pls|kindly|let's|lets|help me|check(?!\s+engine)|tell|show|send|ask|bring|remind me|take care|give|greet|have fun|enjoy|"
     r"buy|thank(?!\s+(?:you|u|ya|goodness|god|heavens)\b)|"
     r"have a (?:lovely|good|nice|great|fab|brilliant|safe)|"
-    r"say hi|good luck|congrats|congratulations)\b|\bplease\b"
+    r"say hi|good luck|congrats|congratulations|gratuliere|gute\s+besserung|get\s+well|best\s+wishes)\b|\bplease\b"
     r"|\b(?:good luck|hi|hello|love|hugs?|kisses|congrats|well done)\s+from\s+(?:me|us)\b"  # "tell them good luck from me"
     # (줘 ends a request wherever it stands: "박스 몇개 깔아줘 숨을데 있어야 적응함", "초안 써줘 짧게")
     r"|(?<=[가-힣])줘\s"
@@ -538,7 +543,7 @@ _REQUEST = re.compile(
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
-    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|(?<![가-힣])사라|타라"
+    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|놔라|(?<![가-힣])사라|타라"
     # (... as 제주 and 충청 say 해라 and 마라: "이해허라", "걱정허지 말라"; not a noun's 허 before 라, "장롱면허라")
     r"|(?<![면특])허라|말라"
     # (... and as 전라도 and 경상도 say it: "츄르 하나씩 주라", "고생했다 해주쇼", "그렇게 꼬셔보쇼")
@@ -658,7 +663,9 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
                        r"|고마워요?|고맙습니다|감사합니다|감사해요|미안해요?|죄송해요|죄송합니다|안녕)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
 # ... and love sent to their people after the news ("Love to trent and the girls", "big hugs to Wes and Carter"):
 # nothing of the visitor's, though it follows what was.
-_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big)\s+)?(?:love|hugs?|kisses|besos|besitos)\s+to\s+(?!you\b|u\b)",
+# (... and Levantine's "Bousi Nour, salmili 3ala Fadi": kiss Nour, greet Fadi for me)
+_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big)\s+)?"
+                         r"(?:(?:love|hugs?|kisses|besos|besitos)\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 _GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)(?:" + _TO_SOMEONE + r"|[\s!.]*)", re.IGNORECASE)  # (its name may be gone: _without_called)
@@ -1704,7 +1711,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                    not ((_KO_REACTION.search(sentence) and not ((when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence)
                                                                                             or (hage and _KO_NE.search(sentence))))
                                                                  or _told_in_hage(sentence, heard, hage)))
-                        or (_KO_REACTION_OPENS.match(sentence) and when is None)
+                        or (_KO_REACTION_OPENS.match(sentence) and when is None and not _KO_FIGURE.search(sentence))
                         # (a past recalled right after a question to them is of their matter: "8강도 대단한데?? 테니스
                         # 시작한 지 1년밖에 안 됐잖아")
                         or (n > 0 and sentences[n - 1].rstrip().endswith("?") and _KO_RECALLS.search(sentence))
@@ -2191,14 +2198,29 @@ _AEGYO = re.compile(r"(?<=[해어아게데네세예에까래줘봐와워져려�
 _AEGYO_PLAIN = {"용": "요", "당": "다", "쥥": "죠", "죵": "죠", "넹": "네"}
 
 
-# ... and a question that asks nothing, disbelief at one's own news ("평단 7만2천인데 지금 5만3천 실화냐", "이게
-# 말이 되냐"): the news without it.
-_KO_DISBELIEF = re.compile(r"\s*(?:실화(?:냐|임|야|냐고)?|말이\s*되냐|이게\s*맞냐)\s*\?*(?=[.!~^ㅋㅎㅠㅜ\s]*(?:$|\n))", re.MULTILINE)
+# ... and disbelief at one's own news, which asks and tells nothing ("평단 7만2천인데 지금 5만3천 실화냐", "이게 말이
+# 되냐", "Ya Lina yesterday you will not believe. ..."): the news without it, and its day with it.
+_DISBELIEF = re.compile(r"\s*(?:실화(?:냐|임|야|냐고)?|말이\s*되냐|이게\s*맞냐)\s*\?*(?=[.!~^ㅋㅎㅠㅜ\s]*(?:$|\n))"
+                        r"|[,\s]*\b(?:you|u)\s+(?:will\s+not|won['\u2019]?t|wont|would\s+not|wouldn['\u2019]?t|will\s+never|not\s+gonna)\s+believe"
+                        r"(?:\s+(?:this|it|me|what\s+happened))?\b", re.MULTILINE | re.IGNORECASE)
 
 
-def _plain_korean(text: str) -> str:
-    """``text`` with 애교체's endings as the endings they stand for (``_AEGYO``) and without disbelief (``_KO_DISBELIEF``)."""
-    return _KO_DISBELIEF.sub("", _AEGYO.sub(lambda m: _AEGYO_PLAIN[m[0]], text))
+def _plain_speech(text: str) -> str:
+    """``text`` with 애교체's endings as the endings they stand for (``_AEGYO``) and without disbelief (``_DISBELIEF``)."""
+    return _DISBELIEF.sub("", _AEGYO.sub(lambda m: _AEGYO_PLAIN[m[0]], text))
+
+
+# Someone named with 씨 ("동훈 씨가", "민정 씨는"), as a wife may name her husband.
+_KO_HONORED = re.compile(r"(?<![가-힣])([가-힣]{2,3}) 씨(?=[가는도랑의를와만]|한테|께|하고|에게|처럼|보다|\s)")
+
+
+def _of_theirs_only(previous: str, known: set[str]) -> bool:
+    """Whether the other party's ``previous`` spoke of one of the visitor's people or pets by name (``known``,
+    case folded) and of nothing of their own ("ㅋㅋㅋㅋㅋ 보리 대범하다", "Poor Pemberton!"): whom the visitor
+    names in reply is of their world too."""
+    korean = bool(re.search(r"[가-힣]", previous))
+    names = {n for n in known if len(n) > 1 and n in previous} if korean else _names_in(previous) & known
+    return bool(names) and not (_KO_ASKER_OWN.search(previous) if korean else _ASKER_OWN.search(previous))
 
 
 def extract(text: str, said_at: datetime | None = None, previous: str | None = None,
@@ -2211,15 +2233,16 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     them, of one this message introduces ("my sister Harriet") or of one the other party just asked
     after ("How's Jack going?", ``asked_after``), is part of their world. ``called``: the names they
     call whom they text (``agent.name``, learnt from a greeting, ``_called``): an address, no news."""
-    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _plain_korean(_unshouted(text))))))
+    text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _plain_speech(_unshouted(text))))))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     text = _without_address(text, previous, addresses)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     # ... and whom they ask after, with a question mark or, in Korean, by its ending ("수진이는 병원 일 힘들지 않대냐")
     known = {n.casefold() for n in theirs} | ((asked_after(previous or "") | asked_after(" ".join(_questions(previous)))) - told_of)
-    if asks_after_household(previous or ""):  # ("How are the kids?" - "Mason has his speech eval Thursday", "nasra has a game friday")
-        known |= (_names_in(text) | _small_subjects(text)) - told_of
+    if asks_after_household(previous or "") or _of_theirs_only(previous or "", known):  # ("How are the kids?" - "Mason has his
+        # speech eval Thursday", "nasra has a game friday"; "보리 대범하다" - "동훈 씨가 다음 날 잠금장치 사 옴")
+        known |= (_names_in(text) | _small_subjects(text) | {m.group(1) for m in _KO_HONORED.finditer(text)}) - told_of
     found: list[FactCandidate | None] = [_name(text), _home(text), addressee]
     email = _first(_EMAIL_PATTERNS, text)
     if email:
