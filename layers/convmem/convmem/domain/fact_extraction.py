@@ -170,7 +170,7 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|u|ur)\b"
                           # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out")
                           r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고"
-                          r"|자네가|자네는|자네도|자네를|자네의|자네한테|자네랑|자네와)"  # (하게체's "you": "수진이가 자네 팔짱 끼고")
+                          r"|자네(?:가|는|도|를|의|한테|랑|와))"  # (하게체's "you": "수진이가 자네 팔짱 끼고")
                           # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
                           r"|(?<![가-힣])(?:니|너|넌|자네)(?=\s)", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself|we|we're|we've|we'll|our|ours|ourselves|us|im|ive|mi"
@@ -2210,7 +2210,8 @@ def _plain_speech(text: str) -> str:
     return _DISBELIEF.sub("", _AEGYO.sub(lambda m: _AEGYO_PLAIN[m[0]], text))
 
 
-# Someone named with 씨 ("동훈 씨가", "민정 씨는"), as a wife may name her husband.
+# Someone named with 씨 as the subject or object of what is told ("동훈 씨가", "민정 씨는"), as a wife may name her
+# husband; not one called with it ("지혜 씨~", an address).
 _KO_HONORED = re.compile(r"(?<![가-힣])([가-힣]{2,3}) 씨(?=[가는도랑의를와만]|한테|께|하고|에게|처럼|보다|\s)")
 
 
