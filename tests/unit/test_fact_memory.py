@@ -3678,10 +3678,13 @@ def test_rounds_219_226_cute_endings_the_listeners_word_and_done_for_did():
     assert "Wilson" in sale.statement
 
 
-def test_rounds_227_230_status_post_disbelief_greetings_sent_and_whom_they_name_after_a_word_on_their_own():
+def test_rounds_227_230_status_post_since_a_day_disbelief_greetings_sent_and_whom_they_name_after_a_word_on_their_own():
     at = datetime(2025, 6, 15, 10, tzinfo=UTC)
     # a clinician's "s/p" (status post) tells what was done: a day gone
     assert fact_dates.resolve("mama update: s/p L TKA tuesday at Good Sam.", at)[1] == "2025-06-10"
+    # a day something has lasted since is gone, wherever it stands; "Sunday school" is no day
+    assert fact_dates.resolve("Since Monday my father is in the Spital Interlaken.", datetime(2025, 3, 22, 10))[1] == "2025-03-17"
+    assert fact_dates.resolve("ever since Sunday school I hated it", datetime(2025, 3, 22, 10))[1] is None
     # "you will not believe" asks and tells nothing: the day before it is the news's
     [sienna] = extract("Ya Lina yesterday you will not believe. It was like minus thirty with the wind, I finish my shift at nine "
                        "and the Sienna doesn't want to start", datetime(2025, 1, 14, 20, tzinfo=UTC))

@@ -641,7 +641,9 @@ _EN_PARTIAL = re.compile(
     r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:at|i|we|he|she|they|my|our|me and|when|the|it|its|it['\u2019]s|there"
     r"|on\s+(?:the|my|our|his|her|their)\s+way)\b)"
     # ... or the day of a visit ("a guy came by friday with an offer"; "by friday" alone is a deadline)
-    r"|(?<=\bcame\sby\s)|(?<=\bcome\sby\s)|(?<=\bstopped\sby\s)|(?<=\bdropped\sby\s)|(?<=\bswung\sby\s)|(?<=\bpopped\sby\s))"
+    r"|(?<=\bcame\sby\s)|(?<=\bcome\sby\s)|(?<=\bstopped\sby\s)|(?<=\bdropped\sby\s)|(?<=\bswung\sby\s)|(?<=\bpopped\sby\s)"
+    # ... or the day something has lasted since, wherever it stands ("Since Monday my father is in the Spital Interlaken")
+    r"|(?<=\b[Ss]ince\s)(?=(?:" + _WEEKDAY_NAMES + r")(?!\s+(?i:school|service|mass|market|club|roast|lunch|dinner|brunch|league)\b)))"
     r"(?P<wd>" + _WEEKDAY_NAMES + r")"
     # ... and one written short after "on" or "this" ("on Tues", "this sat"; alone, "sat" and "wed" are verbs)
     r"|\b(?:[Oo]n|[Tt]his)\s+(?P<wda>(?i:" + "|".join(sorted(_WEEKDAY_ABBREVIATIONS, key=len, reverse=True)) + r"))"
