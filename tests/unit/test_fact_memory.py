@@ -3701,6 +3701,13 @@ def test_rounds_227_230_status_post_since_a_day_disbelief_greetings_sent_and_who
     [weight] = extract("ㅋㅋ 콩이 4.8키로에서 4.3됨 의사쌤이 칭찬함", at, "콩이 살 빠지겠다", theirs=("콩이",))
     assert "4.3" in weight.statement
     assert not extract("ㅋㅋㅋ 리트리버 체력은 못 이김", at, "보리 산책 두 시간 했어")
+    # a suggestion turned down by its echo, then "no", is one refusal that names it
+    [milk, _] = extract("Golden milk. Hmm. Sorry Ursula, but no. Käthi made it once for her back", at,
+                        "for your knee you should try golden milk btw. turmeric, ginger, black pepper, warm milk")
+    assert "No Golden milk" in milk.statement
+    assert "Karela" in extract("Karela no way 😂", at, "I heard cinnamon is good for sugar. and karela, bitter melon")[0].statement
+    # ... not news that only shares its words ("Toe is fine. No beer for a month" says no to nothing suggested)
+    assert "Toe is fine" in extract("Toe is fine. No beer for a month", at, "How's the toe?")[0].statement
     # after the other party spoke only of the visitor's own ("보리 대범하다", "Poor Pemberton!"), whom the visitor names
     # in reply is of their world
     [lock] = extract("동훈 씨가 다음 날 다이소 가서 케이지 잠금장치 3천 원 주고 사 옴", at, "ㅋㅋㅋㅋㅋ 보리 대범하다", theirs=("보리",))

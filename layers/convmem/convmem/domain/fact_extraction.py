@@ -2215,6 +2215,31 @@ def _plain_speech(text: str) -> str:
 _KO_HONORED = re.compile(r"(?<![가-힣])([가-힣]{2,3}) 씨(?=[가는도랑의를와만]|한테|께|하고|에게|처럼|보다|\s)")
 
 
+# A suggestion turned down by naming it and then "no" ("Golden milk. Hmm. Sorry Ursula, but no.", "An app that tells
+# me stories? No merci 😄", "Karela no way 😂"): the name alone is no sentence and "no" alone no news, so the two are
+# read as one refusal ("No Golden milk for me."), when the name echoes what the other party just said.
+_ECHO_THEN_NO = re.compile(r"^(?P<echo>[^\W\d][^.!?\n]{1,40}?)(?:[.?]+\s+(?:(?:hmm+|well|ah|oh|haha)[.,!]*\s+)*"
+                           r"(?:sorry(?:\s+[^\W\d]\w*)?,?\s+(?:but\s+)?)?|\s+(?=no\s+way\b|nope\b))"
+                           r"(?:no(?:\s+(?:thanks|thank\s+you|merci|danke|gracias|way))?|nope|nah|pass)\b[.!]*"
+                           r"(?=\s*$|\s+[^\w\s]|\s+(?-i:[A-Z]))", re.IGNORECASE | re.MULTILINE)  # (the "no" a sentence of its own)
+
+
+def _refused(text: str, previous: str | None) -> str:
+    """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``) told as one refusal."""
+    heard = set(_content(previous or ""))
+
+    def refusal(m: re.Match[str]) -> str:
+        echo = m["echo"].strip()
+        said = set(_content(echo))
+        if (len(echo.split()) > 6 or not said or len(said & heard) * 2 < len(said)  # (mostly the other party's words, and no verb)
+                or re.search(r"\b(?:is|are|was|were|has|have|had|got|did|does|said|says)\b|[,;:]", echo, re.IGNORECASE)
+                or (len(echo.split()) > 2 and not re.search(r"[.?]", m[0][len(m["echo"]):]))):  # ("Karela no way": a word or two)
+            return m[0]
+        echo = re.sub(r"^(?:an?|the)\s+", "", echo, flags=re.IGNORECASE)
+        return f"No {echo} for me."
+    return _ECHO_THEN_NO.sub(refusal, text)
+
+
 def _of_theirs_only(previous: str, known: set[str]) -> bool:
     """Whether the other party's ``previous`` spoke of one of the visitor's people or pets by name (``known``,
     case folded) and of nothing of their own ("ㅋㅋㅋㅋㅋ 보리 대범하다", "Poor Pemberton!"): whom the visitor
@@ -2237,7 +2262,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _plain_speech(_unshouted(text))))))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
-    text = _without_address(text, previous, addresses)
+    text = _refused(_without_address(text, previous, addresses), previous)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     # ... and whom they ask after, with a question mark or, in Korean, by its ending ("수진이는 병원 일 힘들지 않대냐")
     known = {n.casefold() for n in theirs} | ((asked_after(previous or "") | asked_after(" ".join(_questions(previous)))) - told_of)
