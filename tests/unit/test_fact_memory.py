@@ -3706,6 +3706,8 @@ def test_rounds_227_230_status_post_since_a_day_disbelief_greetings_sent_and_who
                         "for your knee you should try golden milk btw. turmeric, ginger, black pepper, warm milk")
     assert "No Golden milk" in milk.statement
     assert "Karela" in extract("Karela no way 😂", at, "I heard cinnamon is good for sugar. and karela, bitter melon")[0].statement
+    libby = "Also - you're driving to Dayton all the time, get the Libby app. Free audiobooks with your library card"
+    assert "No Libby" in extract("Respectfully, no to Libby. I buy my books", at, libby)[0].statement
     # ... not news that only shares its words ("Toe is fine. No beer for a month" says no to nothing suggested)
     assert "Toe is fine" in extract("Toe is fine. No beer for a month", at, "How's the toe?")[0].statement
     # after the other party spoke only of the visitor's own ("보리 대범하다", "Poor Pemberton!"), whom the visitor names

@@ -2220,12 +2220,18 @@ _KO_HONORED = re.compile(r"(?<![가-힣])([가-힣]{2,3}) 씨(?=[가는도랑의
 # read as one refusal ("No Golden milk for me."), when the name echoes what the other party just said.
 _ECHO_THEN_NO = re.compile(r"^(?P<echo>[^\W\d][^.!?\n]{1,40}?)(?:[.?]+\s+(?:(?:hmm+|well|ah|oh|haha)[.,!]*\s+)*"
                            r"(?:sorry(?:\s+[^\W\d]\w*)?,?\s+(?:but\s+)?)?|\s+(?=no\s+way\b|nope\b))"
-                           r"(?:no(?:\s+(?:thanks|thank\s+you|merci|danke|gracias|way))?|nope|nah|pass)\b[.!]*"
+                           r"(?:no(?:\s+(?:thanks|thank\s+you|merci|danke|gracias|way))?|nope|nah|(?:hard\s+)?pass)\b[.!]*"
                            r"(?=\s*$|\s+[^\w\s]|\s+(?-i:[A-Z]))", re.IGNORECASE | re.MULTILINE)  # (the "no" a sentence of its own)
 
 
+# ... and one turned down by "no to" or "pass on" it ("Respectfully, no to Libby.", "Hard pass on the Calm app").
+_NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*(?:no\s+to|(?:hard\s+)?pass\s+on)\s+"
+                    r"(?P<echo>[^\W\d][^.!?\n,]{0,40}?)(?=[.!]|\s*$|\s+[^\w\s])[.!]*", re.IGNORECASE | re.MULTILINE)
+
+
 def _refused(text: str, previous: str | None) -> str:
-    """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``) told as one refusal."""
+    """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``), or by "no to" it (``_NO_TO``),
+    told as one refusal."""
     heard = set(_content(previous or ""))
 
     def refusal(m: re.Match[str]) -> str:
@@ -2233,11 +2239,12 @@ def _refused(text: str, previous: str | None) -> str:
         said = set(_content(echo))
         if (len(echo.split()) > 6 or not said or len(said & heard) * 2 < len(said)  # (mostly the other party's words, and no verb)
                 or re.search(r"\b(?:is|are|was|were|has|have|had|got|did|does|said|says)\b|[,;:]", echo, re.IGNORECASE)
-                or (len(echo.split()) > 2 and not re.search(r"[.?]", m[0][len(m["echo"]):]))):  # ("Karela no way": a word or two)
+                or (m.re is _ECHO_THEN_NO and len(echo.split()) > 2 and not re.search(r"[.?]", m[0][m.end("echo") - m.start():]))):
+            # (with no mark between them, the echo is a word or two: "Karela no way")
             return m[0]
         echo = re.sub(r"^(?:an?|the)\s+", "", echo, flags=re.IGNORECASE)
         return f"No {echo} for me."
-    return _ECHO_THEN_NO.sub(refusal, text)
+    return _NO_TO.sub(refusal, _ECHO_THEN_NO.sub(refusal, text))
 
 
 def _of_theirs_only(previous: str, known: set[str]) -> bool:
