@@ -2229,10 +2229,9 @@ _NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*(
                     r"(?P<echo>[^\W\d][^.!?\n,]{0,40}?)(?=[.!]|\s*$|\s+[^\w\s])[.!]*", re.IGNORECASE | re.MULTILINE)
 
 
-def _refused(text: str, previous: str | None) -> str:
+def _refused(text: str, heard: frozenset[str]) -> str:
     """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``), or by "no to" it (``_NO_TO``),
-    told as one refusal."""
-    heard = set(_content(previous or ""))
+    told as one refusal. ``heard``: the content words of what the other party just said."""
 
     def refusal(m: re.Match[str]) -> str:
         echo = m["echo"].strip()
@@ -2269,7 +2268,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     text = fact_dates.dialect_days(_MAN_I.sub(_man_as_i, _AH_I.sub("I", _HIM.sub(r"\1him", _plain_speech(_unshouted(text))))))
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
-    text = _refused(_without_address(text, previous, addresses), previous)
+    heard = frozenset(_content(previous or ""))  # (what the other party just said, in content words)
+    text = _refused(_without_address(text, previous, addresses), heard)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     # ... and whom they ask after, with a question mark or, in Korean, by its ending ("수진이는 병원 일 힘들지 않대냐")
     known = {n.casefold() for n in theirs} | ((asked_after(previous or "") | asked_after(" ".join(_questions(previous)))) - told_of)
@@ -2293,7 +2293,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     found.extend(_slot_work(text))
     covered = {t for c in found if c is not None for t in relevance.words(f"{c.statement} {c.value}")}
     names = frozenset(known | their_names(c for c in found if c is not None))
-    found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, frozenset(_content(previous or "")),
+    found.extend(_told(text, said_at, covered, asked_of_them(previous, names), names, heard,
                        _their_news(previous), others - names, _suggested(previous),
                        [line for line in text.split("\n") if _plain_news(line, addresses)],
                        # (opening the conversation, or after a remark of no one, asking nothing, and naming neither the other
