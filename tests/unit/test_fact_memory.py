@@ -3719,3 +3719,60 @@ def test_rounds_227_230_status_post_since_a_day_disbelief_greetings_sent_and_who
     # ... not after they spoke of their own too
     assert not extract("동훈 씨가 다음 날 다이소 가서 케이지 잠금장치 3천 원 주고 사 옴", at, "보리 대범하다 우리 콩이는 겁쟁이인데",
                        theirs=("보리",))
+
+
+def test_rounds_231_238_learners_past_a_question_of_how_it_went_refusals_in_passing_and_hearsay_from_the_landlord():
+    at = datetime(2025, 10, 11, 20, tzinfo=UTC)  # a Saturday
+    # after a question of how it went, the first day named in a sentence with no tense of its own is gone
+    [doctor] = extract("sis kuma bu sta\ni go on wednesday finally. Dr. Ferreira at Hawthorn in Dartmouth.", at, "mano how was the doctor")
+    assert doctor.when == "2025-10-08"
+    assert extract("we land on monday. 12 days cause the weather", at, "Dja!! how was it. the shoulder?")[0].when == "2025-10-06"
+    # ... not a plan told with its own tense
+    assert extract("I'm flying to Boston on Monday", at, "how was the weekend?")[0].when == "2025-10-13"
+    # ... nor what an answer to "did you?" goes on to ("I go 3 times only ... On Wednesday I have the appointment")
+    assert any(f.when == "2025-10-15" for f in extract("I go 3 times only. The lady is nice\nDr. Mensah say we try the injection of "
+                                                       "cortisone. On Wednesday I have the appointment", at,
+                                                       "How are your hands? Did you go to the therapy?"))
+    # a learner's bare verb of what no one sets a day for, after a name or a thing, is past
+    sat = datetime(2025, 4, 29, 10)  # a Tuesday
+    assert fact_dates.resolve("Saturday night Cheikh call me. Yaye fall in the kitchen in Thiès", sat)[1] == "2025-04-26"
+    assert fact_dates.resolve("The green card come in the mail on Thursday!!! I have it in my hand", sat)[1] == "2025-04-24"
+    assert fact_dates.resolve("Here not so good. On Thursday boiler stop working, no hot water", sat)[1] == "2025-04-24"
+    assert fact_dates.resolve("when the parts come on Thursday we fix it", sat)[1] == "2025-05-01"
+    assert fact_dates.resolve("On Thursday I stop working at the depot", sat)[1] == "2025-05-01"
+    # what the visitor made of the other party's recipe, told in the bare present, is their deed
+    soup = extract("Also I make your šaltibarščiai last week with kefir. Kids eat all!", at, "that's exactly how Matas was")
+    assert any("šaltibarščiai" in f.statement for f in soup)
+    # a suggestion turned down in passing, in the visitor's tongue, or with a plan to pass
+    nerea = "Then meanwhile, arnica cream for the pain. And my friend Nerea does acupuncture in Bilbao, for my shoulder it was a miracle"
+    said = " ".join(f.statement for f in extract("Arnica I'll try, Karen can find it at Fred Meyer I bet. Acupuncture, no ma'am. "
+                                                  "Needles, no. I passed out when they took my blood at the physical.", at, nerea))
+    assert "No Acupuncture" in said and "No Needles" not in said
+    assert "No Acupuncture" in extract("Acupuncture deedeet. Needles in my hands no no no.", at,
+                                       "Ami you have to go. There's acupuncture also, my colleague did it for her back")[0].statement
+    assert "No bear" in extract("gonna pass on the bear. priya can't take the yelling", at,
+                                "Ok if you need a show for the 3am feeds, The Bear s4 drops later this month")[0].statement
+    assert "no problem" in extract("Work, no problem. The new boss is ok", at, "how is work")[0].statement
+    # an answer to "What'd you get?" is the visitor's, named or not
+    [car] = extract("volvo xc60. 2022, 31k miles, 38.9 at the volvo dealer in ramsey", at, "RIP. That car got you to my wedding.\nWhat'd you get?")
+    assert "xc60" in car.statement
+    # news told to someone by a word of address first is news all the same
+    assert any("dispatcher" in f.statement.lower() for f in extract(
+        "brate big news, Amra have new job! dispatcher at the bus company, in the office at the yard", at, "we changed the clock last night"))
+    # Korean hearsay from whom the visitor rents from or works under is theirs, not the listener's landlord's
+    [rent] = extract("그라고 건물주 정사장이 담달부터 철학관 월세를 70만원에서 80만원으로 올린다 카네..", at, "ㅋㅋㅋ 알았다")
+    assert "80만원" in rent.statement
+    assert not extract("니 집주인이 월세 올린다 카네", at, "ㅋㅋㅋ 알았다")
+    # a face typed in marks is an emoji: what follows it is a sentence of its own, a request sent off among them
+    said = " ".join(f.statement for f in extract("Mama is sick again :( Give Danutė my wishes, she get better soon", at, "ok"))
+    assert "Mama is sick" in said and "Danutė" not in said and "( " not in said
+    # a long Korean message strings its sentences by commas: a promise or a request ends one there, and is no news
+    said = " ".join(f.statement for f in extract("연말에 오는 거 확정되면 꼭 말해줘, 방 치워놓을게, 자리 맡아놔", at, "ㅋㅋ 아직 몰라"))
+    assert "말해줘" not in said and "치워놓을게" not in said and "맡아놔" not in said
+    # what the other party told of their own people by name ("요나스가 ... 만들어줬어") is theirs: praise of it is no news
+    ramp = "수술은 잘 됐는데 재활이 몇 달 걸린대. 요나스가 프리다 전용 경사로 만들어줬어."
+    assert not extract("요나스 진짜 금손이다.. 프리다 빨리 나으라고 도레도 응원함", at, ramp)
+    # ... and a day both speak of is no one's topic ("나 어제 승진했어" - "준서 어제 반장 됐어")
+    assert extract("준서 어제 반장 됐어", at, "나 어제 승진했어")[0].when == "2025-10-10"
+    assert extract("준이 입학식 3월 4일이야", at, "준이가 벌써 학교 가겠네")  # (a guess at the visitor's, not their news)
+

@@ -627,6 +627,10 @@ _EN_PARTIAL = re.compile(
     # at the depot"): the tense of the rest says which Monday
     r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)"
     r"[A-Z][a-z]{2,12}\s+(?:has|have|is|starts|gets|goes|flies|comes|leaves)\b"  # (not the creoles' bare past, "Thursday night Emma start get this bad pain")
+    # ... or a name and a learner's bare verb of what no one sets a day for ("Saturday night Cheikh call me"): its
+    # tense is ``_BARE_PAST``'s
+    r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)"
+    r"[A-Z][a-z]{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint)\s"
     # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
@@ -885,11 +889,13 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         # its past ("the letter come friday", "she come home saturday"); not after when, if or a modal
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
                         r"(?<!\bbefore\s)(?<!\bafter\s)\b(?:[Hh]e|[Ss]he|" + _ONE_THING
+                        # (a thing of two words too: "The green card come in the mail on Thursday")
+                        + r"|(?i:the|my|our|his|her|their)\s+[a-z]+\s+[a-z]+(?<!s)"
                         # (or one who opens the sentence, texted without "the": "scanner lad come tuesday")
                         + r"|(?:^|(?<=[.!?]\s))(?!(?:" + _OPENS_NO_NAME + r"|yous)\b)"
                         r"[a-z]{3,}(?<!s)(?:\s+(?!(?:we|you|they|she)\b)[a-z]{3,}(?<!s))?"
                         r")\s+(come)"
-                        r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
+                        r"(?=\s+(?:(?:back|home|over|by|in|through|thru)\s+)?(?:in\s+the\s+(?:mail|post)\s+)?(?:on\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and a name texted small, opening its clause, that quit on a day ("bad news, chong quit tuesday")
                         r"|(?:^|(?<=[.!?,]\s))(?!(?:gonna|wanna|gotta|will|must|might|could|would|should|cant|dont|may|and|then|just)\b)"
                         r"[a-z]{3,12}\s+(quit)(?=\s+(?:on\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
@@ -937,7 +943,7 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,})"
                         # (or a name texted small, opening its line or sentence, or the news: "brownie drop she kids wednesday
                         # night", "other news, joe buy a snowmachine on thursday!"; not a word texted short, "ill email it monday")
-                        r"|(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=news,\s)|(?<=news:\s))(?!(?:" + _OPENS_NO_NAME + r"|dem|dey|den|dat|dis|yuh|unu|wi|ill|ive|id|im"
+                        r"|(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=news,\s)|(?<=news:\s)|(?<=day\s))(?!(?:" + _OPENS_NO_NAME + r"|dem|dey|den|dat|dis|yuh|unu|wi|ill|ive|id|im"
                         r"|imma|ima|well|youll|theyll|shell|hell|wont|cant|didnt|doesnt|isnt|wasnt|aint|come|go"
                         r"|let|make|do|did|does|dont|must|should|would|could|might|may|also|just|still|never|always|only|even"
                         r"|all|some|both|who|what|which|where|why|how|there|here|this|that|these|those|it|its|she|he|me|mi|ah|nobody|everybody"
@@ -945,7 +951,7 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?-i:[a-z]{3,12})(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
-                        r"|come|fail|email|see)"
+                        r"|come|fail|email|see|stop(?=\s+work))"  # (what gave out: "On Thursday boiler stop working")
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
                         r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(?P<own>buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"

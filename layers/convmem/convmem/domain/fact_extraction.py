@@ -305,6 +305,9 @@ _KO_HONORIFIC_NAME = re.compile(r"^(?:\S+\s)?([가-힣]{2,3}) 씨(?=$|[^가-힣]
 # 받았는데 철분만 좀 부족하대요"): their news, as hearsay of their family is.
 _KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는데[\s,]|보니까?[\s,]")  # (and "검사해 보니까 ... 맞대요")
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
+# Whom one rents from or works under, told of bare: the visitor's own ("집주인이 전세금 올린대", "팀장님이 야근
+# 없앤대"; not the listener's: "니 집주인").
+_KO_OVER_THEM = re.compile(r"(?<![가-힣])(?<![너네니]\s)(?:건물주|집주인|주인집|사장님|팀장님|부장님|과장님|실장님|원장님)")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
                      r"|아내|와이프|집사람|마누라|안사람|남편|신랑|바깥양반|아들|딸(?!기))")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요",
@@ -335,6 +338,9 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # ... or with no mark at all: after a question in ~냐, or a statement's past, future or
                        # present ending ("침넘어간다 영흥도까정", "병원 갔다 오늘"), not a noun's 다 (바다, 보다)
                        # (not a question quoted, before the verb that says who asked it: "내가 뭐랬냐 이러심")
+                       # ... or a comma after a promise or a request, as a long message strings its sentences ("방
+                       # 치워놓을게, 앙투안 어머님 잼 한 병만 훔쳐 와", "꼭 말해줘, 방 치워놓을게")
+                       r"|(?<=[" + _FINAL_L + r"]게),\s+(?=[가-힣])|(?<=[줘놔]),\s+(?=[가-힣])"
                        r"|(?<=[가-힣]냐)\s+(?=[가-힣])(?!이러|그러|하시|하심|하더|하길|하면서|카더|캐|라고|그카)|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
                        # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ..."), or after
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
@@ -540,7 +546,7 @@ _REQUEST = re.compile(
     # (줘 ends a request wherever it stands: "박스 몇개 깔아줘 숨을데 있어야 적응함", "초안 써줘 짧게")
     r"|(?<=[가-힣])줘\s"
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|부탁드립니다|축하해|축하해요|축하드려요|축하드립니다"
-    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|주고요|주시고요|마세요|말아요|말구요|말고요"
+    r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|(?<=[가-힣])놔|주고요|주시고요|마세요|말아요|말구요|말고요"
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
     r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|놔라|(?<![가-힣])사라|타라"
@@ -600,7 +606,11 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+" + relevance.UPPER + r"\w+"
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|" + relevance.UPPER + r"\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|" + relevance.UPPER + r"\w+))")
-_NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+)?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
+_NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+"
+                        # (or after whom it is told to, or what it goes on from: "brate big news, Amra have new job!",
+                        # "and big news from nathalie: she's going on sabbatical")
+                        r"|(?!(?:no|not|any|your|ur|their|his|her|the|that|this|what|for|my|our|then|or|more|other)\b)[a-z]{2,10},?\s+"
+                        r"(?=(?:big|good|great|exciting|huge|bad|sad|some)\s+news\b))?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news"
                         # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ..."; "my
                         # news." leads as it did, held with what it leads to)
@@ -951,8 +961,10 @@ _KO_ASKS_PLAINLY = re.compile(r"(?:^|\s)(?:(?:와|머|몇|뭐)\s|어디|어데|�
 
 def _heard_where_they_went(sentence: str) -> bool:
     """Whether Korean hearsay is what the visitor was told of their own ("내과 갔더니 역류성 식도염이래요",
-    "결과 나왔는데 양성이래요") or of their family's: theirs, not someone else's news."""
-    return bool(_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or _KO_WENT_AND.search(sentence)))
+    "결과 나왔는데 양성이래요"), of their family's, or by whom they rent from or work under ("건물주가 담달부터
+    월세를 80만원으로 올린다 카네"): theirs, not someone else's news."""
+    return bool(_KO_HEARSAY.search(sentence) and (_KO_KIN.search(sentence) or _KO_WENT_AND.search(sentence)
+                                                  or _KO_OVER_THEM.search(sentence)))
 
 
 # "and you were right": a clause about the listener joined to one of the visitor's by "and" or
@@ -972,6 +984,8 @@ _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
                       # (and what they tried of it, by its name: "we tried your Voffaból for Kópur", "I made your white bean chili")
                       r"|\b(?:tried|made|cooked|baked)\s+(?:your|ur)\b"
+                      # (... as learners tell it, the verb bare: "Also I make your šaltibarščiai last week")
+                      r"|\b(?:I|i|we|We)\s+(?:try|make|cook|bake)\s+(?:your|ur)\b"
                       # (and in Korean: "니가 깔아준 헤이딜러로 사진올렸더니", "니 말한 폭싹 속았수다 봤다")
                       r"|(?<![가-힣])(?:니가|네가|너가|니|당신이|자네가)\s*(?:말한|말했던|말해준|말해 준|알려준|알려 준|추천한|추천해준|추천해 준"
                       r"|깔아준|깔아 준|보내준|보내 준|보낸|사준|사 준|가르쳐준|일러준|일러 준|부탁한|권한)(?![가-힣])"
@@ -1164,6 +1178,19 @@ _TO_THEM = [(re.compile(r"\byou're\b", re.I), "they're"), (re.compile(r"\byou've
 _ASKS_UNMARKED_EN = re.compile(r"(?:(?i:and|so|ok|okay)\W+)?(?:(?i:what|what's|whats|where|when|who|which|how|hows|how's)\b)(?!\s+(?i:an?|up)\b)")
 
 
+# The other party asking how something of the visitor's went, anywhere in their message, with its mark
+# or without ("how was the doctor", "Dja!! how was it. the shoulder?", "how'd it go"; not "did you go to
+# the therapy?", whose answer may go on to what is to come).
+_HOW_IT_WENT = re.compile(r"\bhow(?:\s+(?:was|were|did)|['\u2019]?d)\b", re.IGNORECASE)
+
+
+def _asked_how_it_went(previous: str) -> str | None:
+    """The sentence of the other party's message that asks how something went (``_HOW_IT_WENT``), as a
+    question; None when none does."""
+    sentence = next((q.strip() for q in _SENTENCE.split(previous) if _HOW_IT_WENT.search(q)), None)
+    return None if sentence is None or re.search(r"[가-힣]", sentence) else sentence.rstrip(" ?!.") + "?"
+
+
 def _questions(previous: str | None) -> list[str]:
     """The sentences of the other party's message that ask something ("?", "?!", or a Korean
     question's ending, ``_KO_ASKS_PLAINLY``), in order, and the one it ends with when texted without
@@ -1184,7 +1211,8 @@ _ASKS_WHICH = re.compile(r"(?:what|which)\s+(?:kind|type|sort|breed|colou?r|mode
                          # ("Who??", "who's she?" after "i had a date friday"; not "who are you?!", "who does that")
                          r"who(?:\s+(?:is|was)|['\u2019]?s)?(?:\s+(?:she|he|that|this))?\s*[?!.]*$|"
                          r"what(?:'s|s| is| are| was)\s+(?:he|she|they|it)\s+like\b|"
-                         r"what\s+(?:did|will|have|had)\s+you\s+(?:get|got|gotten|buy|bought|pick|picked|choose|chose|chosen|go for|gone for|end up with"
+                         # (and as texted short: "What'd you get?")
+                         r"what(?:\s+(?:did|will|have|had)|['\u2019](?:d|ll|ve))\s+you\s+(?:get|got|gotten|buy|bought|pick|picked|choose|chose|chosen|go for|gone for|end up with"
                          r"|ended up with|name|named|call|called)\b|"  # ("What have you got now?")
                          r"how (?:much|many|long|old|far|often)\b", re.IGNORECASE)
 
@@ -1496,13 +1524,16 @@ def _their_news(previous: str | None) -> frozenset[str]:
     news: set[str] = set()
     telling = False  # (what follows a sentence that says "I" goes on with it, its subject dropped:
     for s in _SENTENCE.split(previous or ""):  # "아 나 다음달에 이사해!! 신림 원룸 계약 끝나서 망원동으로 감")
-        telling = telling or bool(_KO_FIRST_PERSON.search(s))
+        telling = telling or bool(_KO_FIRST_PERSON.search(s) or _KO_DONE_BY_SOMEONE.search(s))
         if telling and not s.rstrip(" ~^ㅋㅎㅠ").endswith("?") and not _KO_WANTS.search(s):
             news.update(_content(s))
     return frozenset(news)
 
 
 _KO_WANTS = re.compile(r"고\s*싶[다어네었]")
+# ... or what someone of theirs did, told opening on them ("요나스가 프리다 전용 경사로 만들어줬어"): a past,
+# not a guess at the visitor's ("준이가 벌써 학교 가겠네")
+_KO_DONE_BY_SOMEONE = re.compile(r"^\s*[가-힣]{2,4}(?:가|이가)\s[^?]*[" + fact_dates.KO_PAST_SYLLABLES + r"](?:어|다|음|요|대)[.!~^ㅋㅎㅠ\s]*$")
 
 
 # What the other party puts to the visitor to try ("Forest 앱으로 관리해보시는 건 어때요?", "Red Rocks(레드락스)에
@@ -1528,8 +1559,13 @@ def _ko_their_topic(sentence: str, news: frozenset[str], theirs: frozenset[str],
     "클라이밍 시작한 지 얼마 안 됐는데 벌써 그렇게 늘었으니" after "저는 어제 클라이밍에서 처음으로
     완등했어요". Advice or praise about their world, not news of the visitor's (a word with its
     particle, 클라이밍에서, is the same word; one of the visitor's own people by name is theirs)."""
-    return any(w.casefold() not in theirs and any(h == w or (min(len(h), len(w)) >= 2 and (h.startswith(w) or w.startswith(h))) for h in news)
+    return any(w.casefold() not in theirs and not _KO_WHEN_WORD.match(w)
+               and any(h == w or (min(len(h), len(w)) >= 2 and (h.startswith(w) or w.startswith(h))) for h in news)
                for w in _content(sentence)[:span])
+
+
+# When something was, which both may say of their own news ("나 어제 승진했어" - "준서 어제 반장 됐어"): no topic.
+_KO_WHEN_WORD = re.compile(r"(?:어제|오늘|내일|모레|그제|그저께|엊그제|아까|방금|요즘|요새|이번|지난|다음|담주|담달|저번|올해|작년|내년|주말|아침|저녁|새벽)")
 
 
 # An amount of money, or a count of something weighed, sold or paid by ("$2.40 a pound", "4800 bucks
@@ -1605,7 +1641,8 @@ def _of_no_one(previous: str) -> bool:
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
-          suggested: frozenset[str] = frozenset(), plain: Collection[str] = (), unprompted: bool = False) -> list[FactCandidate]:
+          suggested: frozenset[str] = frozenset(), plain: Collection[str] = (), unprompted: bool = False,
+          went: str | None = None) -> list[FactCandidate]:
     """What the visitor tells about themselves, a sentence at a time (not one whose words a slot
     fact already holds: ``covered``). A sentence that goes on about what they just said ("It was
     so powerful.", "She gave it to me when I was young.") joins it; so does one that completes a
@@ -1628,7 +1665,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     dock", "gonna be $2,300 for the wheel and the haul out"). ``unprompted``: the message opens the
     conversation, after nothing the other party said (or nothing of anyone, ``_of_no_one``), and neither asks nor names them; the news it
     opens on, in the past, is theirs, there being nothing of the other party's to answer ("yo. MRI
-    came back")."""
+    came back"). ``went``: the other party's question of how something went (``_asked_how_it_went``); the
+    first day they name, in a sentence that has no tense of its own, is gone ("mano how was the doctor" - "i go
+    on wednesday finally", as learners tell the past)."""
     out: list[FactCandidate] = []
     last: int | None = None  # the fact the previous sentence made or joined: a following one may continue it
     # a sentence of theirs too thin alone, that one may complete: statement, content words, day, and
@@ -1698,7 +1737,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         weekday_alone = n > 0 and fact_dates.only_a_weekday(sentence)
         if said_at is not None and not (weekday_alone and fact_dates.resolve(sentences[n - 1], said_at)[1]):
             # (a weekday alone after the news takes its tense: "she had a fall. Thursday night.")
-            tense_of = asked if answers else (sentences[n - 1] if weekday_alone else None)
+            # (... and the first day named after a question of how something went takes its tense: "how was it" - "we land on monday")
+            tense_of = (went if went and not month and not weekday_alone
+                        else asked if answers else sentences[n - 1] if weekday_alone else None)
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
@@ -2205,9 +2246,15 @@ _DISBELIEF = re.compile(r"\s*(?:실화(?:냐|임|야|냐고)?|말이\s*되냐|�
                         r"(?:\s+(?:this|it|me|what\s+happened))?\b", re.MULTILINE | re.IGNORECASE)
 
 
+# A face typed in marks (":)", ":-(", ";)", ":D"), as texts without emoji carry them: an emoji, read as one.
+_EMOTICON = re.compile(r"(?:(?<=\s)|^)[:;]-?([()DPp])(?=\s|$)")
+_EMOTICON_EMOJI = {")": "\U0001F642", "(": "\U0001F641", "D": "\U0001F600", "P": "\U0001F61B", "p": "\U0001F61B"}
+
+
 def _plain_speech(text: str) -> str:
-    """``text`` with 애교체's endings as the endings they stand for (``_AEGYO``) and without disbelief (``_DISBELIEF``)."""
-    return _DISBELIEF.sub("", _AEGYO.sub(lambda m: _AEGYO_PLAIN[m[0]], text))
+    """``text`` with 애교체's endings as the endings they stand for (``_AEGYO``), without disbelief (``_DISBELIEF``),
+    and with its typed faces as emoji (``_EMOTICON``)."""
+    return _EMOTICON.sub(lambda m: _EMOTICON_EMOJI[m[1]], _DISBELIEF.sub("", _AEGYO.sub(lambda m: _AEGYO_PLAIN[m[0]], text)))
 
 
 # Someone named with 씨 as the subject or object of what is told ("동훈 씨가", "민정 씨는"), as a wife may name her
@@ -2218,14 +2265,20 @@ _KO_HONORED = re.compile(r"(?<![가-힣])([가-힣]{2,3}) 씨(?=[가는도랑의
 # A suggestion turned down by naming it and then "no" ("Golden milk. Hmm. Sorry Ursula, but no.", "An app that tells
 # me stories? No merci 😄", "Karela no way 😂"): the name alone is no sentence and "no" alone no news, so the two are
 # read as one refusal ("No Golden milk for me."), when the name echoes what the other party just said.
-_ECHO_THEN_NO = re.compile(r"^(?P<echo>[^\W\d][^.!?\n]{1,40}?)(?:[.?]+\s+(?:(?:hmm+|well|ah|oh|haha)[.,!]*\s+)*"
-                           r"(?:sorry(?:\s+[^\W\d]\w*)?,?\s+(?:but\s+)?)?|\s+(?=no\s+way\b|nope\b))"
-                           r"(?:no(?:\s+(?:thanks|thank\s+you|merci|danke|gracias|way))?|nope|nah|(?:hard\s+)?pass)\b[.!]*"
+# "No" as the visitor's other tongue says it (German, French, Dutch, the Nordic tongues, Russian, Wolof,
+# Swahili, Japanese): "Acupuncture deedeet."
+_NO_ELSEWHERE = r"nein|non|nee|nej|nei|niet|nyet|deedeet|hapana|iie"
+_ECHO_THEN_NO = re.compile(r"(?:^|(?<=[.!?]\s))(?P<echo>[^\W\d][^.!?\n]{1,40}?)(?:[.?]+\s+(?:(?:hmm+|well|ah|oh|haha)[.,!]*\s+)*"
+                           r"(?:sorry(?:\s+[^\W\d]\w*)?,?\s+(?:but\s+)?)?|\s+(?=no\s+way\b|nope\b|" + _NO_ELSEWHERE + r")|,\s+(?=no\b))"
+                           r"(?:no(?:\s+(?:thanks|thank\s+you|merci|danke|gracias|way|ma['\u2019]?am|sir))?|nope|nah|(?:hard\s+)?pass|" + _NO_ELSEWHERE + r")\b[.!]*"
                            r"(?=\s*$|\s+[^\w\s]|\s+(?-i:[A-Z]))", re.IGNORECASE | re.MULTILINE)  # (the "no" a sentence of its own)
 
 
 # ... and one turned down by "no to" or "pass on" it ("Respectfully, no to Libby.", "Hard pass on the Calm app").
-_NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*(?:no\s+to|(?:hard\s+)?pass\s+on)\s+"
+_NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*"
+                    # (... or a pass to come: "gonna pass on the bear", "I'll pass on the Calm app")
+                    r"(?:(?:i['\u2019]?ll|i\s+will|we['\u2019]?ll|(?:i['\u2019]?m\s+|we['\u2019]?re\s+)?(?:gonna|going\s+to)|i\s+think\s+i['\u2019]?ll)\s+)?"
+                    r"(?:no\s+to|(?:hard\s+)?pass\s+on)\s+"
                     r"(?P<echo>[^\W\d][^.!?\n,]{0,40}?)(?=[.!]|\s*$|\s+[^\w\s])[.!]*", re.IGNORECASE | re.MULTILINE)
 
 
@@ -2298,7 +2351,8 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
                        [line for line in text.split("\n") if _plain_news(line, addresses)],
                        # (opening the conversation, or after a remark of no one, asking nothing, and naming neither the other
                        # party nor what they call them: "Tuna got a new boat", "Mina has been to Lisbon, did you see her photos?")
-                       (not (previous or "").strip() or _of_no_one(previous or "")) and not _asks_or_names_them(text, addresses)))
+                       (not (previous or "").strip() or _of_no_one(previous or "")) and not _asks_or_names_them(text, addresses),
+                       _asked_how_it_went(previous or "")))
     seen: set[str] = set()
     out = []
     for c in found:
