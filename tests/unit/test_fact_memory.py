@@ -6,7 +6,10 @@ Every sentence here is the project's own."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import subprocess
+import sys
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -3776,3 +3779,12 @@ def test_rounds_231_238_learners_past_a_question_of_how_it_went_refusals_in_pass
     assert extract("준서 어제 반장 됐어", at, "나 어제 승진했어")[0].when == "2025-10-10"
     assert extract("준이 입학식 3월 4일이야", at, "준이가 벌써 학교 가겠네")  # (a guess at the visitor's, not their news)
 
+
+def test_the_names_they_call_the_other_party_are_taken_out_the_same_way_in_every_process():
+    # (two names, one closing a line and one opening the next: removed in an order that did hang on the hash seed)
+    script = ("from datetime import datetime; from convmem.domain.fact_extraction import extract; "
+              "print([f.statement for f in extract('미쳤다 ㄹㅇ 레게노 ㅋㅋㅋㅋ 축하한다 상호야\\n여러분~ 제 친구가 광주 피지크 3위입니다 박수~~', "
+              "datetime(2025, 6, 17, 20), '3등\\n피지크 쇼트 3위 트로피 받음', called=('상호', '여러분'))])")
+    runs = {subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": os.pathsep.join(sys.path)},
+                           capture_output=True, text=True, check=True).stdout for seed in range(6)}
+    assert len(runs) == 1 and "상호야" not in runs.pop()

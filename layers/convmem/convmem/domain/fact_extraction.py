@@ -2150,7 +2150,7 @@ def _without_called(text: str, called: Collection[str]) -> str:
     for m in reversed(small):
         text = text[:m.start()] + text[m.end():]
     text = _GREETED.sub("", text)
-    for name in names:
+    for name in sorted(names, key=lambda n: (-len(n), n)):  # (the longest first, "상호야" before "상호": the same every run)
         name = re.escape(name)
         if name[:1].isascii():
             # (closing a sentence it may be texted small: "im driving again mo!!", not "half a mo.")
