@@ -3788,3 +3788,13 @@ def test_the_names_they_call_the_other_party_are_taken_out_the_same_way_in_every
     runs = {subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": os.pathsep.join(sys.path)},
                            capture_output=True, text=True, check=True).stdout for seed in range(6)}
     assert len(runs) == 1 and "상호야" not in runs.pop()
+
+
+def test_before_so_long_is_so_long_ago_in_a_past_as_learners_write_it():
+    at = datetime(2025, 9, 6, 10)  # a Saturday
+    # Bosnian, Romanian and German speakers' "before two weeks" for "two weeks ago", in a past or after "from"
+    assert fact_dates.resolve("we had hail storm before two weeks, big like golf ball", at)[1] == "2025-08-23"
+    assert fact_dates.resolve("Is mine from before two days", at)[1] == "2025-09-04"
+    # ... not a time still to pass, nor a deadline
+    assert fact_dates.resolve("Mr Pangu tok mi no inap kisim leave before 3 months", at)[1] is None
+    assert fact_dates.resolve("I need the papers before two weeks.", at)[1] is None

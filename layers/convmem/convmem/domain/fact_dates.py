@@ -1553,7 +1553,22 @@ def dialect_days(text: str) -> str:
         text = spelt.sub(functools.partial(_as_written, day), text)
     text = _KAL.sub(lambda m: _as_written("yesterday" if tells_a_past(m[1]) else "tomorrow", m), text)
     text = _PARSO.sub(_parso, text)
+    text = _BEFORE_SO_LONG.sub(_ago, text)
     return _NOT_THIS_ONE_AFTER.sub(r"\1 after next", text)
+
+
+# "Before two weeks" for "two weeks ago", as learners from tongues that say it so write it (Bosnian "prije
+# dvije sedmice", Romanian "acum două zile", German "vor zwei Wochen"), ending its clause: "we had hail storm
+# before two weeks", "Is mine from before two days". Only in a clause told in the past, or after "from": "no
+# inap kisim leave before 3 months" is a time not yet passed.
+_BEFORE_SO_LONG = re.compile(r"\b(from\s+)?before\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:days?|weeks?|months?|years?))"
+                             r"(?=\s*(?:[.,!?;)]|$))", re.IGNORECASE | re.MULTILINE)
+
+
+def _ago(m: re.Match[str]) -> str:
+    """What ``m`` (``_BEFORE_SO_LONG``) says, as English says it: "two weeks ago" in a past, else as said."""
+    clause = re.split(r"[.!?\n]", m.string[: m.start()])[-1]
+    return f"{m[1] or ''}{m[2]} ago" if m[1] or tells_a_past(clause) else m[0]
 
 
 # ... and "parso", two days off either way: as its own clause's tense says ("parso we went"), else the
