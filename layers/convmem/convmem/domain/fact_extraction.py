@@ -1736,10 +1736,12 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         # (a weekday alone after a date is that date's: "we booked Las Palmas. 11 October. Saturday.")
         weekday_alone = n > 0 and fact_dates.only_a_weekday(sentence)
         if said_at is not None and not (weekday_alone and fact_dates.resolve(sentences[n - 1], said_at)[1]):
-            # (a weekday alone after the news takes its tense: "she had a fall. Thursday night.")
-            # (... and the first day named after a question of how something went takes its tense: "how was it" - "we land on monday")
-            tense_of = (went if went and not month and not weekday_alone
-                        else asked if answers else sentences[n - 1] if weekday_alone else None)
+            if went and not month and not weekday_alone:
+                tense_of: str | None = went  # (the first day named after a question of how something went: "how was it" - "we land on monday")
+            elif answers:
+                tense_of = asked
+            else:  # (a weekday alone after the news takes its tense: "she had a fall. Thursday night.")
+                tense_of = sentences[n - 1] if weekday_alone else None
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
