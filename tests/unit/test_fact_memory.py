@@ -1097,6 +1097,8 @@ def test_forgetting_another_message_keeps_what_a_fact_was_said_about():
     ("What sports do the kids play?", "Liam had a hockey game on Thursday, made 30 saves"),
     ("What medication am I on?", "Started on amlodipine 5 mg on Monday"),
     ("무슨 차로 바꿨어?", "중고 봉고3 더블캡 들였어"),
+    ("올해 몰았던 트럭은?", "새거는 21년식 포터2 슈퍼캡 1790 36개월 할부"),  # (a truck by its model, asked as 트럭 or 화물차)
+    ("공방 짐차로 탄 차 두 대는?", "스타렉스 팔았어"),
 ])
 def test_a_question_naming_a_kind_of_thing_finds_a_fact_naming_one_of_its_kind(question, said):
     facts = [*[_fact(f"note.other{i}", f"They baked bread and tidied the shed, part {i} (said 13 March 2024)") for i in range(6)],
@@ -3798,3 +3800,58 @@ def test_before_so_long_is_so_long_ago_in_a_past_as_learners_write_it():
     # ... not a time still to pass, nor a deadline
     assert fact_dates.resolve("Mr Pangu tok mi no inap kisim leave before 3 months", at)[1] is None
     assert fact_dates.resolve("I need the papers before two weeks.", at)[1] is None
+
+
+def test_rounds_239_246_a_day_after_lunch_a_lead_after_a_greeting_a_pass_and_a_korean_deed_in_two_words():
+    at = datetime(2025, 7, 18, 20, tzinfo=UTC)  # a Friday
+    # a day opening the sentence before the meal or the work it came after is the day of what follows
+    assert fact_dates.resolve("tuesday after lunch dad was on the loader and just stopped", at)[1] == "2025-07-15"
+    assert fact_dates.resolve("Sunday after church we drove up to Carmacks", at)[1] == "2025-07-13"
+    assert fact_dates.resolve("friday after work I am going to the lake", at)[1] == "2025-07-25"
+    # a full stop before "on Tuesday" and a clause of its own ends the sentence: the day takes that clause's tense
+    sunday = datetime(2025, 4, 27, 20, tzinfo=UTC)
+    said = extract("I applied for the Cleveland Clinic, heart ICU. they called me back. on Tuesday I have the interview", sunday, "finally!")
+    assert [f.when for f in said if "interview" in f.statement] == ["2025-04-29"]
+    # ... not a mark before the day the news happened on ("Joel got his permit!! on Thursday he pass the written test")
+    [permit] = extract("Joel got his permit!! on Thursday he pass the written test in the MVC in Wayne.", sunday, "and the boys?")
+    assert "permit" in permit.statement and permit.when == "2025-04-24"
+    # a lead of its own after a greeting leads into news ("Dadash!!!! Salam! I cannot wait to tell you!")
+    said = " ".join(f.statement for f in extract("Dadash!!!! Salam! I cannot wait to tell you!\nArash got engaged!!! Last night he proposed "
+                                                 "to Leila.", at, "Salam dadash"))
+    assert "Arash got engaged" in said
+    # ... not "Good news!!", which may greet the other party's
+    assert not extract("Tired lol. Good news!! Gabe's team lost though", at, "Gabe had his big game today")
+    # a name taken up by "he" and a learner's bare verb is news of the visitor's people
+    said = " ".join(f.statement for f in extract("send me a nice photo of the twins, i print it for her\nIlyas he find a job for the summer. "
+                                                 "at Super C on Pie-IX, he put the groceries in the bags", at, "ok"))
+    assert "Ilyas he find a job" in said and "Super C on Pie-IX" in said
+    # luck in a day of their own is no pity ("lucky yesterday i put the winter tires")
+    assert "winter tires" in extract("lucky yesterday i put the winter tires. Michelin X-Ice at Costco, 780$", at, "salam")[0].statement
+    assert not extract("lucky you!", at, "I'm off to Spain")
+    # what the one just named said, its subject left out, and what a thing of the news came to, go on with it
+    said = " ".join(f.statement for f in extract("the travelling vet came thru last week, dr bev. says moose has arthritis in both hips. "
+                                                 "he's on metacam now", at, "Amazing"))
+    assert "metacam" in said
+    said = " ".join(f.statement for f in extract("the truck's transmission died\ntowed to dawson, 300 bucks. rebuild is 6800 at bonanza "
+                                                 "automotive", at, "Yay!!"))
+    assert "bonanza automotive" in said
+    # a suggestion asked back alone, a reason, and "no thank you" is turned down
+    assert "No Zwift" in extract("Zwift?? riding in an attic looking to a screen. no thank you", at,
+                                 "you could do Zwift in the meantime. Joost rides every evening")[0].statement
+    # Korean: a deed in two words ("필기 붙음", "면허 땄어") is the visitor's news; not a span nor someone's call
+    assert extract("필기 붙음\n92점", at)[0].statement.startswith("필기 붙음. 92점")
+    assert extract("면허 땄어", at) and not extract("사흘 걸렸다", at) and not extract("너 차 샀어?", at)
+    # ... a surprise at the friend's news, trailing off, is a reaction, not news ("하차라니… 나 게스트 갔을 때")
+    said = " ".join(f.statement for f in extract("헐 ㅠㅠ 강태윤 디제이님 하차라니… 나 게스트 갔을 때 그렇게 잘해주셨는데", at, "대신 강태윤 디제이가 하차해"))
+    assert "하차라니" not in said and "게스트" in said
+    # ... a suggestion named alone and then passed on is the topic of the pass ("석세션.. ... 패스할게")
+    said = " ".join(f.statement for f in extract("석세션.. 줄거리만 들어도 피곤하다 ㅎㅎ 회사에서 싸우는 건 매일 라이브로 보고 있어서 패스할게.", at,
+                                                 "아 드라마 하나 추천. 석세션 봐. 재벌가족 싸우는거 개꿀잼"))
+    assert "석세션은" in said and "패스할게" in said
+    # ... a weekday after a day the sentence named, its nominal ending telling no tense, is the first such day after it
+    tuesday = datetime(2025, 1, 14, 20, tzinfo=UTC)
+    assert "2025년 1월 10일 새벽" in fact_dates.resolve("지난주 목요일 팀 회식하고 금요일 새벽 3시에 아파서 응급실 감", tuesday)[0]
+    assert "2025년 1월 24일" in fact_dates.resolve("다음주 월요일 출발하고 금요일에 옴", tuesday)[0]
+    # ... and a deed's 하고 before a weekday is no list of days ("화요일하고 목요일 저녁에" is)
+    assert fact_dates.resolve("친구랑 금요일 저녁에 만났어", tuesday)[1] == "2025-01-10"
+    assert fact_dates.resolve("화요일하고 목요일 저녁에 수업", tuesday)[1] is None

@@ -546,6 +546,8 @@ EMOJI = r"[\u2600-\u27bf\U0001f300-\U0001faff]"  # (texting ends a sentence or a
 _HOUR_4 = r"(?:0\d|1[0-8]|2[1-3])[0-5]\d\b"
 _CLOCK = (r"(?:@\s*)?(?:\d{1,2}(?::\d{2}(?:\s*(?:am|pm))?|\s*(?:am|pm))\b"
           r"|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs|hours|h)\b|" + _HOUR_4 + ")")
+# ... or the meal or the work it came after or before ("tuesday after lunch dad was on the loader", "Friday after work I went")
+_MEALTIME = r"(?:after|before|at)\s+(?:breakfast|lunch|dinner|supper|tea|brunch|noon|work|school|church|mass|class|practice)"
 # An arrow after a day leads on to what happened then ("thursday -> broke her left wrist")
 _ARROW = r"\s*(?:->|\u2192|=>)"
 # ... and what may follow a day it dates, its hour or such an arrow ("dentist tues 3pm", "thursday -> broke")
@@ -610,7 +612,7 @@ _EN_PARTIAL = re.compile(
     r"|(?:" + _WEEKDAY_NAMES + r")"  # ("Sunday out of Frankfurt!", "Sunday coming back from me mam's", "Wednesday on the way home")
     # (each after its part of the day or none: "Thursday morning I got the email")
     # (and the creoles' "mi": "Wednesday mi go Mercy Clinic")
-    r"(?:(?:\s+(?:" + _DAYPART + "|" + _CLOCK + r"))?(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|" + _ARROW + r"|\s+(?:[iI]|[Mm]i|we|he|she|they|my|our|me and"
+    r"(?:(?:\s+(?:" + _DAYPART + "|" + _CLOCK + "|" + _MEALTIME + r"))?(?:,(?!\s*(?:" + _WEEKDAY_NAMES + r"))|" + _ARROW + r"|\s+(?:[iI]|[Mm]i|we|he|she|they|my|our|me and"
     r"|had|got|went|did|took|sent|bought|sold|finished|started"  # (texting leaves the subject out: "Tuesday had a call out")
     # (or the day is the subject of its past: "friday was my last shift"; not "sunday is church and family",
     # every week, nor a holiday's name, "Monday was Memorial Day", which dates itself)
@@ -677,8 +679,10 @@ _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2
                          r"|(?<!매주)(?<!매주 )(?<!격주)(?<!격주 )(?<!\d일)(?<!\d일 )(?<!일로,\s)(?<!일로\s)(?<!일로,)(?P<wd>" + "|".join(_KO_WEEKDAY_FORMS) + r")(?=에|자로|부터|날|" + _KO_SET_TO
                          # (or its part of the day: "수요일 새벽에"; not one of the days a class or a round comes, "화요일이랑
                          # 목요일 아침 7시 수업이요", "화요일 목요일 저녁에 해", "토요일 오전반")
-                         + r"|(?<!이랑\s[월화수목금토일]요일)(?<!요일\s[월화수목금토일]요일)(?<!랑\s[월화수목금토일]요일)"
-                         r"(?<!하고\s[월화수목금토일]요일)(?<!,\s[월화수목금토일]요일)(?<!과\s[월화수목금토일]요일)(?<!와\s[월화수목금토일]요일)"
+                         # (a day after another, joined by 이랑, 하고 or 과, is one of a list; not one after a deed and its 하고:
+                         # "지난주 목요일 팀 회식하고 금요일 새벽 3시에")
+                         + r"|" + "".join(rf"(?<!{day}{joined}\s[월화수목금토일]요일)" for day in ("요일", "욜") for joined in ("이랑", "하고", "과"))
+                         + r"(?<!요일\s[월화수목금토일]요일)(?<!,\s[월화수목금토일]요일)"
                          r"\s*(?:새벽|아침|오전|점심|오후|저녁|밤|낮)(?:에|엔)?(?![가-힣])(?![^.!?\n]*(?:마다|씩|수업|강습|반으로|반\b)))"
                          r"(?!부터\s*[월화수목금토일]요일\s*까지)"  # ("화요일부터 토요일까지": every week, no one day)
                          # ... and a day of the month alone, as a date ("국시가 24일이라", "24일부터 중간고사"), not a
@@ -1359,9 +1363,13 @@ def find(text: str, said_at: datetime, asked: str | None = None, month: str | No
                 named = max((r for r in out if r.end <= m.start() and len(r.when) == 7), key=lambda r: r.end, default=None)
                 # (... or the day named before it: "to phoenix 14 August, coming home the 19th")
                 near = earlier if not korean and m["dn"] and (named is None or earlier is not None and earlier.end > named.end) else None
+                # (a Korean weekday whose nominal ending tells no tense, after a day the sentence named: the first
+                # such weekday after that day, "지난주 목요일 팀 회식하고 금요일 새벽 3시에 ... 응급실 감")
+                after_day = date.fromisoformat(earlier.when) if korean and m["wd"] and past is None and earlier is not None else None
                 found = (_day_near(near.when, m) if near is not None else _day_of(named.when, m, korean) if named
                          else _day_of_agreeing(month, m, korean, said, past)) or _resolve_partial(
-                    m, said, past, korean, _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start(), m.end()))
+                    m, after_day or said, False if after_day else past, korean,
+                    _ko_weekday_after(text, m.end()) if korean else _weekday_beside(text, m.start("dn") if m["dn"] else m.start(), m.end()))
             if found is not None:
                 out.append(Resolved(m.start(), m.end(), *found))
     return sorted(out, key=lambda r: r.start)
@@ -1561,7 +1569,7 @@ def dialect_days(text: str) -> str:
 # dvije sedmice", Romanian "acum două zile", German "vor zwei Wochen"), ending its clause: "we had hail storm
 # before two weeks", "Is mine from before two days". Only in a clause told in the past, or after "from": "no
 # inap kisim leave before 3 months" is a time not yet passed.
-_BEFORE_SO_LONG = re.compile(r"\b(from\s+)?before\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:days?|weeks?|months?|years?))"
+_BEFORE_SO_LONG = re.compile(r"\b(from\s+)?before\s+((?:" + _N + r")\s+(?:" + _UNIT + r")s?)"
                              r"(?=\s*(?:[.,!?;)]|$))", re.IGNORECASE | re.MULTILINE)
 
 

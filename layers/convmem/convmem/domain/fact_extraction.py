@@ -245,7 +245,7 @@ _KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|�
                           # what they shared, seen ("보리 생일 사진 잘 봤어요": thanks for the photos)
                           r"|(?:사진|영상|동영상)[가-힣]*\s+(?:잘\s*)?봤[가-힣]*"
                           r"|" + _KO_GUESS + r")"
-                          + _KO_REALLY + r"(?:[.!~^ㅎㅋㅠㅜ\s\ufe0f]|\(웃음\)|" + fact_dates.EMOJI + r")*$"  # (and its "really",
+                          + _KO_REALLY + r"(?:[.…!~^ㅎㅋㅠㅜ\s\ufe0f]|\(웃음\)|" + fact_dates.EMOJI + r")*$"  # (and its "really",
                           # and the emoji or "(웃음)" it ends on: "손주사위가 생긴다니 😍")
                           # ... and what they heard, as it ends (not with an emoji, which news of theirs ends on: "언니 16시간 진통했대 🥲")
                           r"|(?:" + _HEARSAY_ENDINGS + r")" + _KO_REALLY + r"[.!~^ㅎㅋㅠㅜ\s]*$")
@@ -327,10 +327,15 @@ _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바�
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen", "Sr. Armando") does not end the sentence, nor does a mark before
 # the day it happened ("I bought the scooter!! on Friday", "JR PROPOSED!! to Dani, on Wednesday").
+_ON_THE_DAY = r"\s+(?:(?:to|with|for|at)\s+[\w'-]+,?\s+)?(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b"
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
-               + r"(?!\s+(?:(?:to|with|for|at)\s+[\w'-]+,?\s+)?(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b)")
+               + r"(?!(?<=[!?])" + _ON_THE_DAY + r")"
+               # (... after a full stop, unless its own clause follows: "they called me back. on Tuesday I have the interview")
+               + r"(?!(?<=[.])" + _ON_THE_DAY + r"(?!\s+(?:(?i:morning|afternoon|evening|night)\s+)?(?:I|i|we|he|she|they|my|our)\b))")
 _PAST_SYLLABLES = fact_dates.ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
+                       # (and a Korean surprise trailing off: "강태윤 디제이님 하차라니… 나 게스트 갔을 때 ...")
+                       r"|(?<=[라다]니…)\s+"
                        # Korean chat ends a sentence with a mark instead ("축하해요^^ 남자들은...", "알았어요ㅎㅎ 늦었는데")
                        r"|(?<=[다요죠네음라지야][~^])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ][~^ㅎㅋ])\s+|(?<=[다요죠네음라지야][~^ㅎㅋ]{3})\s+"
                        # (and middle age's ~구만 with its tilde or "(웃음)": "낚시 신동 나왔구만~~ 제일철물 후계자는 ...")
@@ -614,7 +619,7 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+"
                         r"more|exciting|huge|family)\s+news"
                         # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ..."; "my
                         # news." leads as it did, held with what it leads to)
-                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
@@ -722,7 +727,8 @@ _TOOK_IT = re.compile(_NOT_TO_THEM + r"(?:[\w'-]+\s+){1,6}(?:bought|took|towed|f
 # A capitalised word inside a sentence (not its first): a place, a person, a title ("Paris", "Rome").
 _NAMED_THING = re.compile(r"(?<=\s)(?!I\b|I'|I\u2019)" + relevance.UPPER + r"[\w'-]+")
 # Words that only colour speech: dropped from what is kept, so more of it fits a request.
-_FILLER = re.compile(r"\b(?:really|super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
+# (not in a name: "Super C on Pie-IX", "the Super Bowl")
+_FILLER = re.compile(r"\b(?:really|(?-i:(?!Super\s+[A-Z\d]))super|kinda|sorta|totally|literally|actually|basically|honestly|pretty much|"
                      r"so so|just|very)\s+", re.IGNORECASE)
 # A lone name before a comma ("Gina, I got the job") is whom they speak to, not what they tell.
 _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|Monday|Tuesday|Wednesday|Thursday|Friday|"
@@ -1314,7 +1320,8 @@ def _promise(sentence: str) -> bool:
     if re.search(r"(?:주|드리)겠(?:네|소|습니다)$", text):
         return True  # (as 하게체 promises it: "축원을 올려 주겠네", "초 하나 켜 주겠네")
     stem = text[:-2] if text.endswith(("게요", "께요")) else text[:-1] if text.endswith(("게", "께")) else ""
-    return bool(stem) and stem[-1] in _FINAL_L  # a final ㄹ before 게
+    # (a final ㄹ before 게; not a pass, which turns a suggestion down: "석세션은 패스할게")
+    return bool(stem) and stem[-1] in _FINAL_L and not stem.endswith(("패스할", "패쓰할"))
 
 
 # News of someone by name, opening the sentence on the name and its past ("Iain had it up on the ramp",
@@ -1322,9 +1329,11 @@ def _promise(sentence: str) -> bool:
 # only reacts: "That's the best thing I've ever heard. Juneau signed her work"), of someone of theirs,
 # when the other party has not just named them.
 _NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then)\s+)?(" + relevance.UPPER + relevance.LOWER + r"+)(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)?"
-                         r"(?:\s+the\s+[a-z]+(?:\s+[a-z]+)?(?:\s+from\s+" + relevance.UPPER + r"\w+)?)?\s+(?:just\s+|finally\s+|also\s+)?"
+                         r"(?:\s+the\s+[a-z]+(?:\s+[a-z]+)?(?:\s+from\s+" + relevance.UPPER + r"\w+)?)?"
+                         r"(?:\s+(?:he|she))?"  # (the name taken up again, as learners do: "Ilyas he find a job for the summer")
+                         r"\s+(?:just\s+|finally\s+|also\s+)?"
                          r"(?:had|got|went|came|took|made|did|bought|sold|said|told|gave|fell|broke|won|lost|left|ran|saw|found|sent|paid|brought"
-                         r"|caught|drove|flew|wrote|rang|buy|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed)\b")
+                         r"|caught|drove|flew|wrote|rang|buy|find|get|win|pass|finish|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed)\b")
 
 
 def _named_news(sentence: str, others: frozenset[str], heard: frozenset[str]) -> bool:
@@ -1387,7 +1396,8 @@ _ACTS = (r"(?:is|was|did|does|has|had|must|will|would|can|could|should|might|isn
 # Pity or envy at someone's news ("aw poor arlo but try not to worry", "Lucky you!", "poor thing"):
 # a reaction, whoever it names, unless the one named goes on to do something ("poor Max has been
 # off his food all week" is news).
-_SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah)[\s,!]+)?(?i:poor|lucky)\s+[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
+# (Not luck in a day of their own: "lucky yesterday i put the winter tires".)
+_SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah)[\s,!]+)?(?i:poor|lucky)\s+(?!(?i:yesterday|today|tonight|last|this|i|we)\b)[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
 # ... and one an emoji ends, before news of the one pitied ("poor Topik 😢 two days ago he had the teeth
 # surgery"): the pity goes, the news stays to be judged as any other.
 _PITY_THEN_NEWS = re.compile(r"^\s*" + _SYMPATHY.pattern + r"\s*(?:" + fact_dates.EMOJI + r"\ufe0f?\s*)+(?=\w)")
@@ -1712,7 +1722,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         opener = re.sub(r"^(?i:but|and|so|oh|also|anyway|anyways)\W+(?:(?i:and)\s+)?", "", line)
         lead = n == 0 or (not news_of_theirs and (
             (bool(_NEWS_LEAD.match(line)) and f"\n{line[:40]}" in f"\n{text}")
-            or (bool(_NEWS_LEAD.match(opener)) and re.search(r"[:,\u2013\u2014-]\s*\w", opener) is not None and not _news_lead_only(opener))))
+            or (bool(_NEWS_LEAD.match(opener)) and re.search(r"[:,\u2013\u2014-]\s*\w", opener) is not None and not _news_lead_only(opener))
+            # (a lead of its own after a greeting: "Dadash!!!! Salam! I cannot wait to tell you!"; not "Good news!!", which may
+            # only greet the other party's)
+            or (n > 0 and _news_lead_only(opener) and not re.search(r"\bnews\b", opener, re.IGNORECASE))))
         news_of_theirs = news_of_theirs or (lead and n > 0)
         if sentence and (_VOCATIVE.fullmatch(sentence) or _KO_EXCLAIMED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
                          or not re.search(r"\w", sentence)):
@@ -1802,7 +1815,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      or (not korean and not own
                                          and ((held is not None and not held[3] and bool(held[1]) and re.search(r"\d", sentence) is not None
                                                and len(sentence.split()) <= _LEAD_WORDS)
-                                              or (last is not None and re.match(r"\d", sentence) is not None))
+                                              or (last is not None and (re.match(r"\d", sentence) is not None or _PRICED.match(sentence) is not None)))
                                          and not _OTHER_PARTY.search(sentence) and not _SOMEONE_ELSE.search(sentence)
                                          and not _echoes(sentence, heard) and not _opens_on(sentence, others))
                                      or elaborates)
@@ -1937,6 +1950,9 @@ def _says_something(word: str) -> bool:
     return hangul >= 2 if hangul else (len(word) >= 3 and word not in _INTERJECTIONS and word not in _NOT_A_NAME and word not in _PRONOUNS)
 
 
+# What a thing of the news before it comes to ("towed to dawson, 300 bucks. rebuild is 6800 at bonanza automotive"):
+# one thing, in a word or two, and its figure.
+_PRICED = re.compile(r"(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|came\s+to|comes\s+to|cost|costs)\s+(?:like\s+|about\s+|around\s+)?[$£€]?\d", re.IGNORECASE)
 # Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
 # tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
 _EXPERTS = (r"doc|doctor|dr\.?\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
@@ -1949,7 +1965,10 @@ _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\
                           r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
                           r"|Cooling|Air|Roofing|Repairs?|Services|Removals|Builders|Glass|Tyres|Tires|Towing|Mechanics|Appliances|HVAC))"
                           r"(?:\s+(?:in|from|on)\s+(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?))?"
-                          r"\s+(?:came|come|said|says|quoted|fixed|replaced|did|found|towed|installed|sent|put)\b", re.IGNORECASE)
+                          r"\s+(?:came|come|said|says|quoted|fixed|replaced|did|found|towed|installed|sent|put)\b"
+                          # ... or what the one just named said, its subject left out ("the travelling vet came thru last
+                          # week, dr bev. says moose has arthritis in both hips")
+                          r"|^(?:(?:and|but|so|then)\s+)?(?:says|said)\s+(?!(?:you|u|ya|i|me)\b)\w", re.IGNORECASE)
 # ... and news the visitor had from one of them, or from a school, bank or office of theirs, the
 # visitor unsaid ("dr hebert called. its basal cell", "the school called.", "and the feet, the doctor
 # say plantar fasciitis"): whose matter it is the message does not say; theirs, as the call was.
@@ -1966,6 +1985,13 @@ def _says_two_things(content: list[str]) -> bool:
 
 
 _KO_COPULA = "(?:이다|이야|이에요|이예요|입니다|임|예요)"
+_CLOSED = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28)  # (a syllable with a final consonant: 붙, 받)
+_DEEDS = "합격|통과|등록|계약|예약|수료|졸업|입사|이직|승진|완료|완주|개업|출산"  # (what is done by 하다: 합격했어, 합격함)
+# A Korean sentence of two words, what and its past, says who did it by saying no one: "필기 붙었어", "면허 땄음",
+# "필기 붙음" (texting's nominal ending); not of the listener ("너 차 샀어?") nor a feeling or a thanks.
+_KO_DONE_ALONE = re.compile(r"\W*(?!(?:너|니|넌|네가|니가|걔|걔가|쟤|그거|이거|저거|수고|고생|연락|얘기|축하|감사|걱정|대박|진짜|완전|너무|다|잘|벌써|이제)\s)"
+                            r"[가-힣]{2,}\s+(?:(?:붙었|땄|샀|팔았|받았|뽑혔|잡았|구했|찾았|고쳤|옮겼|바꿨|끝냈|마쳤|(?:" + _DEEDS + r")했)(?:어|다|음)|(?:붙|땄|받)음|(?:" + _DEEDS + r")함)"
+                            r"[.!~^ㅎㅋㅠㅜ\s]*$")
 # A Korean sentence that ends doing what its noun names ("위내시경 해요", "이사 했어요", "면접 봐요"): the
 # noun is the event. (Not thanks, wishes or talk: 수고했어요, 연락해요, 축하해요.)
 _KO_DOES = re.compile(r"(?<![가-힣\d])(?!(?:수고|고생|연락|얘기|이야기|말씀|축하|감사|사랑|화이팅|파이팅|부탁|걱정)\s)[가-힣]{2,}(?<![에일월년주])(?<!에서)\s+"
@@ -2001,7 +2027,8 @@ def _carries(content: list[str], when: str | None, sentence: str, covered: set[s
     elif when:
         needed = 1 if _NAMED_THING.search(sentence) or _KO_FIRST_PERSON.search(sentence) or _KO_DOES.search(sentence) else 2
     else:
-        needed = 2 if _I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence)) else 3
+        needed = 2 if (_I.search(sentence) or (first and _WE.match(sentence)) or (alone and _KO_FIRST_PERSON.search(sentence))
+                       or _KO_DONE_ALONE.match(sentence)) else 3
     return len(set(content)) >= needed and not all(_covered(w, covered) for w in content)
 
 
@@ -2284,6 +2311,13 @@ _NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*"
                     r"(?P<echo>[^\W\d][^.!?\n,]{0,40}?)(?=[.!]|\s*$|\s+[^\w\s])[.!]*", re.IGNORECASE | re.MULTILINE)
 
 
+# ... and the name asked back alone, a sentence of why, and then the verdict ("Zwift?? riding in an attic looking to a
+# screen. no thank you", "Kombucha? tastes like vinegar. not for me").
+_ECHO_WHY_NO = re.compile(r"(?:^|(?<=[.!?]\s))(?P<echo>[^\W\d][^.!?\n]{1,30}?)\?+\s+(?P<why>[^.!?\n]{3,100}[.!]+\s+)"
+                          r"(?:no\s+thank\s+you|no\s+thanks|not\s+for\s+(?:me|us)|nope|pass)\b[.!]*(?=\s*$|\s+[^\w\s])",
+                          re.IGNORECASE | re.MULTILINE)
+
+
 def _refused(text: str, heard: frozenset[str]) -> str:
     """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``), or by "no to" it (``_NO_TO``),
     told as one refusal. ``heard``: the content words of what the other party just said."""
@@ -2297,8 +2331,23 @@ def _refused(text: str, heard: frozenset[str]) -> str:
             # (with no mark between them, the echo is a word or two: "Karela no way")
             return m[0]
         echo = re.sub(r"^(?:an?|the)\s+", "", echo, flags=re.IGNORECASE)
-        return f"No {echo} for me."
-    return _NO_TO.sub(refusal, _ECHO_THEN_NO.sub(refusal, text))
+        return f"No {echo} for me. {m['why'].strip()}" if m.re is _ECHO_WHY_NO else f"No {echo} for me."
+    return _NO_TO.sub(refusal, _ECHO_THEN_NO.sub(refusal, _ECHO_WHY_NO.sub(refusal, text)))
+
+
+# In Korean, a suggestion named alone and then passed on in the sentence after it ("석세션.. 줄거리만 들어도
+# 피곤하다 ㅎㅎ ... 패스할게"): the name is the topic of the pass.
+_KO_ECHO_THEN_PASS = re.compile(r"^(?P<echo>[가-힣A-Za-z0-9][가-힣A-Za-z0-9 ]{0,20}?)(?:\.{1,3}|[?!]+|~+)\s+(?=[^\n]*패[스쓰])", re.MULTILINE)
+
+
+def _passed_on(text: str, heard: frozenset[str]) -> str:
+    """``text`` with a Korean suggestion named alone before it is passed on (``_KO_ECHO_THEN_PASS``) made the topic
+    of the pass, before the name alone is taken for whom they speak to ("석세션.. ... 패스할게": "석세션은 ...")."""
+    def topic(m: re.Match[str]) -> str:
+        echo = m["echo"].strip()
+        said = set(_content(echo))
+        return f"{echo}{'은' if echo[-1] in _CLOSED else '는'} " if said and said <= heard and len(echo.split()) <= 3 else m[0]
+    return _KO_ECHO_THEN_PASS.sub(topic, text)
 
 
 def _of_theirs_only(previous: str, known: set[str]) -> bool:
@@ -2324,7 +2373,7 @@ def extract(text: str, said_at: datetime | None = None, previous: str | None = N
     addressee = _called(text, previous)
     addresses = {*called, addressee.value} if addressee else set(called)
     heard = frozenset(_content(previous or ""))  # (what the other party just said, in content words)
-    text = _refused(_without_address(text, previous, addresses), heard)
+    text = _refused(_without_address(_passed_on(text, heard), previous, addresses), heard)
     told_of = _their_names(previous, text)  # whom the other party just told news of: theirs
     # ... and whom they ask after, with a question mark or, in Korean, by its ending ("수진이는 병원 일 힘들지 않대냐")
     known = {n.casefold() for n in theirs} | ((asked_after(previous or "") | asked_after(" ".join(_questions(previous)))) - told_of)

@@ -141,7 +141,7 @@ _KINDS = {
         "축구 농구 배구 배드민턴 탁구 클라이밍 크로스핏 마라톤 복싱 스트레칭 홈트 수영장- 헬스장-"),
     # Cars by kind, make or model ("차는 스포티지로 바꿈" for "무슨 차?"); names that also mean
     # something else (모닝, 레이, beetle, mini) are left out.
-    "car vehicle drive 차 자동차 차량": (
+    "car vehicle drive 차 자동차 차량 트럭 화물차 짐차 승합차": (
         "car cars suv sedan hatchback minivan van truck pickup jeep convertible tesla toyota honda ford hyundai "
         "kia subaru nissan mazda volkswagen bmw audi volvo lexus chevy chevrolet civic corolla camry prius crosstrek "
         "outback rav4 astra corsa fiesta octavia qashqai juke mondeo zafira passat tiguan yaris micra clio megane kuga "
@@ -149,7 +149,7 @@ _KINDS = {
         "peterbilt kenworth freightliner "
         "자동차 차량 중고차 새차 경차 전기차 폐차 세단 suv 아반떼 쏘나타 그랜저 스포티지 쏘렌토 투싼 싼타페 팰리세이드 "
         "캐스퍼 카니발 제네시스 테슬라 니로 코나 셀토스 티볼리 스타리아 벤츠 아우디 볼보 렉서스 도요타 혼다 현대차 기아차 "
-        "아이오닉 모하비 트랙스 말리부 포터 봉고"),
+        "아이오닉 모하비 트랙스 말리부 포터 봉고 스타렉스 트럭 화물차 승합차"),
     "trip travel holiday vacation 여행 휴가 여행지": (
         "trip travel travelling traveling holiday vacation flight flights flew hotel airbnb resort hostel cruise abroad "
         "passport sightseeing 여행- 휴가- 항공권- 비행기- 비행기표- 펜션- 리조트- 숙소- 호텔- 에어비앤비- 해외- 관광-"),
