@@ -3855,3 +3855,35 @@ def test_rounds_239_246_a_day_after_lunch_a_lead_after_a_greeting_a_pass_and_a_k
     # ... and a deed's 하고 before a weekday is no list of days ("화요일하고 목요일 저녁에" is)
     assert fact_dates.resolve("친구랑 금요일 저녁에 만났어", tuesday)[1] == "2025-01-10"
     assert fact_dates.resolve("화요일하고 목요일 저녁에 수업", tuesday)[1] is None
+
+
+def test_rounds_247_250_what_completes_a_thin_sentence_takes_its_tense_and_korean_news_to_tell_and_what_one_cannot_do():
+    at = datetime(2025, 3, 15, 20, tzinfo=UTC)  # a Saturday
+    # what completes a thin sentence makes one fact with it, in its tense ("I passed / qualifying exam. on Wednesday")
+    [exam] = [f for f in extract("Dana!! I passed\nqualifying exam. on Wednesday. I didnt write becouse I slept two days after)", at, "")
+              if "exam" in f.statement.lower()]
+    assert exam.when == "2025-03-12"
+    # ... not a day named with a tense of its own ("I passed / the interview is on Wednesday")
+    assert [f.when for f in extract("I passed!\nthe interview is on Wednesday", at, "") if f.when] == ["2025-03-19"]
+    # Korean: what the visitor cannot do ("못 맞겠어요") is their own word, not a guess at the listener's ("맛있겠어요")
+    assert "못 맞겠어요" in " ".join(f.statement for f in extract("한의원 침은 정말 못 맞겠어요. 어릴 때 한 번 맞고 울면서 나온 기억이 있어서요.", at,
+                                                               "한의원 가서 침 맞아봐라"))
+    assert not extract("와 맛있겠어요", at, "오늘 엄마가 갈비 해주셨어")
+    # ... and a message that opens on news to tell ("할 말이 있어요") tells the visitor's news, whoever it names
+    [proposal] = extract("할 말이 있어요.\n어제 도현 씨가 청혼했어요.", at)
+    assert proposal.when == "2025-03-14" and "청혼" in proposal.statement
+    assert not extract("할 말 있어?\n어제 도현 씨가 청혼했대", at)
+
+
+def test_rounds_251_254_a_topic_turned_to_a_weekday_with_all_the_fireworks_and_a_korean_past_raised():
+    at = datetime(2025, 7, 6, 20, tzinfo=UTC)  # a Sunday
+    # "speaking of health!!" turns to news of the visitor's own, not more of the sentence before it
+    said = [f.statement for f in extract("and playing tawla on the porch every afternoon\nspeaking of health!! A1C is 7.2 now!! Dr Brennan "
+                                         "gave me a high five lol", at, "And Mam Hassan?")]
+    assert any(s.startswith("A1C is 7.2") for s in said) and not any("Speaking of" in s for s in said)
+    # a weekday opening the sentence before what was going on ("with all the fireworks") dates what follows
+    assert fact_dates.resolve("friday night with all the fireworks Shero freaked out and jumped the fence", at)[1] == "2025-07-04"
+    # a Korean plain past raised with "??" tells; it asks nothing ("나 어제 드디어 정형외과 갔다??")
+    [went] = extract("아 그리고 나 어제 드디어 정형외과 갔다?? 둔산동 바른정형외과!", at, "ㅇㅇ 그게 맞아")
+    assert went.when == "2025-07-05" and "바른정형외과" in went.statement
+    assert not extract("너 어제 정형외과 갔어?", at, "ㅇㅇ")

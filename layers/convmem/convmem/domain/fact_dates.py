@@ -635,8 +635,8 @@ _EN_PARTIAL = re.compile(
     r"[A-Z][a-z]{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint)\s"
     # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
-    r"|\s+(?:in|on)\s+(?:the|my|our|a)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
-    # "saturday on the day shift, a man slid down the bed")
+    r"|\s+(?:in|on|with)\s+(?:the|my|our|a|all(?:\s+the)?)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
+    # "saturday on the day shift, a man slid down the bed", "friday night with all the fireworks Shero freaked out")
     r"|(?:\s+(?:" + _DAYPART + r"))?[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.",
     # "She had a fall. Thursday night.")
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday

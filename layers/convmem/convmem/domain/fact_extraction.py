@@ -213,7 +213,9 @@ _KO_RECALLS = re.compile(r"잖아요?[.!~^ㅋㅎㅠㅜ\s]*$")
 # (any past: "개한테 물렸다 아이가", "차 샀다 아이가")
 _KO_NOT_PAST = f"(?<![{fact_dates.KO_PAST_SYLLABLES}]다 )(?<![{fact_dates.KO_PAST_SYLLABLES}]다)"
 _KO_REALLY = r"(?:[.!~\s]*(?:진짜|정말|증말|참말로|ㄹㅇ))?"  # (a reaction's "really" after it: "장하다 진짜")
-_KO_REACTION = re.compile(r"(?:겠다|겠네|겠네요|겠어요|겠어|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
+# (not what the visitor cannot do, which turns a suggestion down: "한의원 침은 정말 못 맞겠어요", "필라테스는 못 하겠어요")
+_KO_NOT_UNABLE = "(?<!못 [가-힣])(?<!못 [가-힣]{2})(?<!못[가-힣])(?<!못[가-힣]{2})"
+_KO_REACTION = re.compile(r"(?:" + _KO_NOT_UNABLE + r"(?:겠다|겠네|겠네요|겠어요|겠어)|네요|군요|구나|네|" + _KO_NOT_PAST_SYLLABLE + r"잖아요?|" + _KO_NOT_PAST + r"아이가|갑다|고\s*싶다|듯|듯요|듯해|듯해요"
                           r"|기대돼|기대돼요|기대된다|기대되네|기대됩니다|라니|다니"
                           r"|(?:화이팅|파이팅|홧팅)(?:이요|입니다|이다|요)?"  # (cheering them on: "준호 화이팅이요")
                           r"|(?<![가-힣])힘\s*내(?:세요|셔요|요|라|시길|십시오)?"  # (... and "석진 씨 힘내세요")
@@ -619,7 +621,7 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+"
                         r"more|exciting|huge|family)\s+news"
                         # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ..."; "my
                         # news." leads as it did, held with what it leads to)
-                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
@@ -1062,7 +1064,9 @@ def _before_them(part: str) -> list[str]:
     return pieces[: next(i for i, p in enumerate(pieces) if _OTHER_PARTY.search(p)) + 1]
 
 
-_KO_TOLD_RISING = re.compile(r"(거든요?)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
+# A Korean "~거든요?" tells, with the voice raised, and asks nothing; so does a plain past raised as texting raises it
+# ("나 어제 드디어 정형외과 갔다??": a question in 반말 ends in ~어?, ~냐 or ~니, not in ~다).
+_KO_TOLD_RISING = re.compile(r"(거든요?|[" + fact_dates.KO_PAST_SYLLABLES + r"]다)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
 # A past going on to what came of it ("불렀는데", "갔더니", "샀고"): a deed told.
 _KO_DEED_GOES_ON = re.compile(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|아서|서)\\s")
 # ... nor does a guess at a figure after what they told ("생각보다 금방끝나더라 한 삼십분?"), where nothing asks one
@@ -1753,8 +1757,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 tense_of: str | None = went  # (the first day named after a question of how something went: "how was it" - "we land on monday")
             elif answers:
                 tense_of = asked
-            else:  # (a weekday alone after the news takes its tense: "she had a fall. Thursday night.")
-                tense_of = sentences[n - 1] if weekday_alone else None
+            else:  # (a weekday alone after the news takes its tense: "she had a fall. Thursday night."; and what completes a
+                # thin sentence, the tense of the one fact they make: "I passed / qualifying exam. on Wednesday")
+                tense_of = sentences[n - 1] if weekday_alone or held is not None else None
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
@@ -1777,6 +1782,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                # (what they heard, answering what the other party asked: "무슨 일이 있었어요?" - "몰래 준비하고 있었대요";
                # or turning to news of their own: "그리고 PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대")
                or ((answers or _KO_TURNS.match(sentence)) and _KO_HEARSAY.search(sentence) and not someone_else)
+               # (what a message that opens on news to tell goes on to tell, of no one else's: "할 말이 있어요. 어제 도현 씨가
+               # 청혼했어요")
+               or (news_of_theirs and not _KO_REACTION.search(sentence) and not _OTHER_PARTY.search(sentence))
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
             _FIRST_PERSON.search(sentence) or _begins_with(sentence, _SUBJECT_DROPPED, _EXPERT_TOLD_THEM)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
