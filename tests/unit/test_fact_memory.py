@@ -3887,3 +3887,20 @@ def test_rounds_251_254_a_topic_turned_to_a_weekday_with_all_the_fireworks_and_a
     [went] = extract("아 그리고 나 어제 드디어 정형외과 갔다?? 둔산동 바른정형외과!", at, "ㅇㅇ 그게 맞아")
     assert went.when == "2025-07-05" and "바른정형외과" in went.statement
     assert not extract("너 어제 정형외과 갔어?", at, "ㅇㅇ")
+
+
+def test_rounds_255_262_a_learners_bare_deed_in_a_past_message_the_day_a_change_holds_from_and_a_models_letter():
+    at = datetime(2025, 9, 7, 20, tzinfo=UTC)  # a Sunday
+    # one person's bare deed on a weekday (no -s: a learner's), in a message that tells the past, is of that past
+    said = extract("oun!! new fryer is here\nthe old Belshaw finally die for real two weeks ago, Manny say he cant fix no more\n"
+                   "so we buy a Pitco, 7,800 dollar. Manny install it on Tuesday. first batch so pretty", at, "")
+    assert [f.when for f in said if "install" in f.statement] == ["2025-09-02"]
+    # ... not "I" or "we", which natives say of a plan, nor a message with no past in it
+    assert [f.when for f in extract("I went to see Mum yesterday. On Sunday we drive to Leeds for the wedding", at, "") if "Leeds" in f.statement] == ["2025-09-14"]
+    assert [f.when for f in extract("Manny install it on Tuesday, finally", at, "") if f.when] == ["2025-09-09"]
+    # the day a change holds from ("from Friday I am second engineer"), not a span of days
+    wednesday = datetime(2025, 7, 30, 20, tzinfo=UTC)
+    assert fact_dates.resolve("jah. from Friday I am second engineer officially", wednesday)[1] == "2025-08-01"
+    assert fact_dates.resolve("I work from Monday to Friday", wednesday)[1] is None
+    # a model's letter is no "u" for the listener ("쿠보타 U-17"): the deal is the visitor's
+    assert "U-17" in extract("대신 쿠보타 U-17 중고로 잡았어 2022년식", at, "비슷해")[0].statement

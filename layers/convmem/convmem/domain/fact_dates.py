@@ -581,6 +581,8 @@ _EN_PARTIAL = re.compile(
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
     r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bwis\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
+    # ... and the day a change holds from ("from Friday I am second engineer"; not a span, "from Monday to Friday")
+    r"|(?<=\b[Ff]rom\s)(?!(?:" + _WEEKDAY_NAMES + r")\w*\s*(?:to|till|til|until|through|thru|-|\u2013)\s)"
     # ... and one that corrects the day said before it ("Sunday, no wait, Saturday")
     r"|(?<=\bwait,\s)|(?<=\bwait\s)|(?<=\bmean,\s)|(?<=\bmean\s)"
     # ... and one said bare after a verb's object ("got an offer on the house Friday", "fell in her

@@ -167,7 +167,8 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
     return FactCandidate(key=key, value=("-" if negative else "+") + thing.casefold(), statement=statement)
 
 
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|u|ur)\b"
+# (not a model's letter: "쿠보타 U-17")
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ur|u(?!-?\d))\b"
                           # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out")
                           r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고"
                           r"|자네(?:가|는|도|를|의|한테|랑|와))"  # (하게체's "you": "수진이가 자네 팔짱 끼고")
@@ -1652,6 +1653,19 @@ def _of_no_one(previous: str) -> bool:
     return not _SOMEONE.search(previous.replace("\n", ". ")) and not fact_dates.tells_a_past(previous)
 
 
+_A_PAST = "it was"  # (a past for ``fact_dates.resolve`` to read a sentence's tense from)
+# A learner's bare verb of a deed after one person who did it ("Manny install it on Tuesday", "on wednesday she jump on
+# the table"): the missing -s shows a learner, who tells the past so; its tense is the message's. (Not "I" or "we":
+# "we drive to Leeds on Sunday" is a plan as natives say it; nor what is had, wanted or started.)
+_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|[A-Z][a-z]{2,})\s+(?:just\s+|finally\s+)?"
+                   r"(?!(?:have|need|want|can|will|would|should|must|may|might|gonna|wanna|got|is|was|do|did|go|come|start|begin"
+                   r"|finish|work|think|hope|know|like|love|see|feel|stay|leave|fly|move|get|pick|visit"
+                   r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
+                   r"[a-z]{3,}(?<!ing)(?<!ed)(?<!s)\b(?=\s+(?:it|him|her|them|me|us|the|a|an|my|his|our|their|on|in|up|out|half|\d))")
+_WEEKDAY = r"\b(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+_BARE_DEED = re.compile(_BARE_DEED_VERB + r"(?=[^.!?\n]*" + _WEEKDAY + ")|" + _WEEKDAY + r"[^.!?\n]*?" + _BARE_DEED_VERB, re.MULTILINE)
+
+
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
           theirs: frozenset[str] = frozenset(), heard: frozenset[str] = frozenset(),
           news: frozenset[str] = frozenset(), others: frozenset[str] = frozenset(),
@@ -1757,9 +1771,14 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 tense_of: str | None = went  # (the first day named after a question of how something went: "how was it" - "we land on monday")
             elif answers:
                 tense_of = asked
-            else:  # (a weekday alone after the news takes its tense: "she had a fall. Thursday night."; and what completes a
-                # thin sentence, the tense of the one fact they make: "I passed / qualifying exam. on Wednesday")
-                tense_of = sentences[n - 1] if weekday_alone or held is not None else None
+            elif weekday_alone or held is not None:  # (a weekday alone after the news takes its tense: "she had a fall.
+                # Thursday night."; and what completes a thin sentence, the tense of the one fact they make: "I passed /
+                # qualifying exam. on Wednesday")
+                tense_of = sentences[n - 1]
+            else:  # (a learner's bare deed on a weekday, in a message that tells the past, is of it: "oun Boba almost kill me
+                # this week lol / on wednesday she jump on the kitchen table")
+                tense_of = _A_PAST if _BARE_DEED.search(sentence) and any(
+                    s is not raw and (fact_dates.tells_a_past(s) or _A_PAST_DAY.search(s)) for s in sentences) else None
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
