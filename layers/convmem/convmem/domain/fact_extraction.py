@@ -330,7 +330,8 @@ _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바�
                       r"|(?:즐겁게|재밌게|재미있게|조심히|잘)\s*(?:다녀와|다녀오|놀다\s*와|놀다\s*오)")
 # A title's full stop ("Mrs. Chen", "Sr. Armando") does not end the sentence, nor does a mark before
 # the day it happened ("I bought the scooter!! on Friday", "JR PROPOSED!! to Dani, on Wednesday").
-_ON_THE_DAY = r"\s+(?:(?:to|with|for|at)\s+[\w'-]+,?\s+)?(?:on|last)\s+(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+_WEEKDAY = r"\b(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+_ON_THE_DAY = r"\s+(?:(?:to|with|for|at)\s+[\w'-]+,?\s+)?(?:on|last)\s+" + _WEEKDAY
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
                + r"(?!(?<=[!?])" + _ON_THE_DAY + r")"
                # (... after a full stop, unless its own clause follows: "they called me back. on Tuesday I have the interview")
@@ -1662,7 +1663,6 @@ _BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|[A-Z][a-z]{2,})\s
                    r"|finish|work|think|hope|know|like|love|see|feel|stay|leave|fly|move|get|pick|visit"
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
                    r"[a-z]{3,}(?<!ing)(?<!ed)(?<!s)\b(?=\s+(?:it|him|her|them|me|us|the|a|an|my|his|our|their|on|in|up|out|half|\d))")
-_WEEKDAY = r"\b(?i:mon|tues|wednes|thurs|fri|satur|sun)day\b"
 _BARE_DEED = re.compile(_BARE_DEED_VERB + r"(?=[^.!?\n]*" + _WEEKDAY + ")|" + _WEEKDAY + r"[^.!?\n]*?" + _BARE_DEED_VERB, re.MULTILINE)
 
 
@@ -2012,7 +2012,7 @@ def _says_two_things(content: list[str]) -> bool:
 
 
 _KO_COPULA = "(?:이다|이야|이에요|이예요|입니다|임|예요)"
-_CLOSED = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28)  # (a syllable with a final consonant: 붙, 받)
+_CLOSED = "".join(fact_dates.ending_in(final) for final in range(1, 28))  # (a syllable with a final consonant: 붙, 받)
 _DEEDS = "합격|통과|등록|계약|예약|수료|졸업|입사|이직|승진|완료|완주|개업|출산"  # (what is done by 하다: 합격했어, 합격함)
 # A Korean sentence of two words, what and its past, says who did it by saying no one: "필기 붙었어", "면허 땄음",
 # "필기 붙음" (texting's nominal ending); not of the listener ("너 차 샀어?") nor a feeling or a thanks.
