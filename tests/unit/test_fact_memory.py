@@ -3904,3 +3904,56 @@ def test_rounds_255_262_a_learners_bare_deed_in_a_past_message_the_day_a_change_
     assert fact_dates.resolve("I work from Monday to Friday", wednesday)[1] is None
     # a model's letter is no "u" for the listener ("쿠보타 U-17"): the deal is the visitor's
     assert "U-17" in extract("대신 쿠보타 U-17 중고로 잡았어 2022년식", at, "비슷해")[0].statement
+
+
+def test_rounds_263_270_korean_a_polite_ending_before_a_comma_a_husband_by_name_and_you_know_who():
+    at = datetime(2025, 5, 30, 21, tzinfo=UTC)  # a Friday
+    # a long 해요체 message strings its sentences with commas: the news after one is told, and its day kept
+    [back] = extract("순희 씨, 잘 지냈어요? 재희가 그저께 캐나다로 돌아갔어요, 공항에서 헤어지는데 이번에는 더 눈물이 나네요.", at, "")
+    assert back.when == "2025-05-28" and "캐나다로 돌아갔어요" in back.statement
+    [test] = extract("지난주 화요일에 다니는 내과에 가서 피검사를 했는데, 당화혈색소가 7.8이 나왔어요, 원장님이 이대로 가면 약을 하나 더 "
+                     "늘려야 된다고 하셔서, 마음이 좀 무거웠네요.", at, "언니 몸은 좀 어때요?")
+    assert test.when == "2025-05-20" and "7.8" in test.statement
+    # ... and what it cost goes on with it, though an elder's own money is said with 당신 (not "you")
+    [cat] = extract("요양원 고양이 치즈는 지난주에 중성화 수술을 했어요, 15만 원 들었는데 이덕수 할아버지가 당신 돈으로 내시겠다고 "
+                    "하셔서 말리느라 혼났어요 ㅎㅎ", at, "가요 가요 언니")
+    assert "15만 원" in cat.statement
+    # a husband called "우리 동수 씨" is one of theirs: what he does, and what they hear he does, is kept
+    told = extract("우리 동수 씨도 버스 운전 그만두고 집에 있으니까 이런저런 걸 해 주는 거지, 얼굴 보기도 힘들었어요 ㅎㅎ", at, "")
+    assert their_names(told) == {"동수"}
+    assert extract("동수 씨는 올해 고추를 200주나 심는대요.", at, "", {"동수"})
+    assert not extract("동수 씨는 올해 고추를 200주나 심는대요.", at, "")  # (whose 동수 is, nothing says)
+    # "you know X?" brings X in and asks nothing
+    said = [f.statement for f in extract("아 근데 우리 언니도 결혼해!!!\n언니 남자친구 민석 오빠 알지? 같은 항공사 사무장인", at, "식장도 보고 있어")]
+    assert any("민석 오빠" in s for s in said)
+    # and what they send to the other party's home is their own plan
+    [sent] = extract("내일 니네 집으로 호박고구마 한 박스 부칠게 제수씨랑 지윤이 쪄서 먹으라 해", at, "수확은 괜찮냐")
+    assert sent.when == "2025-05-31" and "호박고구마" in sent.statement
+
+
+def test_rounds_263_270_english_a_no_with_its_echo_an_emoji_after_a_day_and_news_cried_out():
+    at = datetime(2025, 6, 26, 20, tzinfo=UTC)  # a Thursday
+    # a suggestion turned down with "no" before or after its name
+    assert [f.statement for f in extract("nah no life360. dilan is a good boy", at, "Get Life360. You see where he is")][0].startswith("No life360")
+    assert any(f.statement.startswith("No Toast") for f in extract("Toast no mija, they charge you the percentage", at,
+                                                                    "you know what you need, Toast. the system with the tablet"))
+    assert not any("for them" in f.statement for f in extract("no worries, we fixed the roof", at, "so sorry about that"))
+    # a weekday alone with an emoji after the news dates it
+    [sold] = extract("ok big news. i sold the Accord!! saturday 😢", at, "Here 35 degrees")
+    assert "21 June 2025" in sold.statement
+    # a question texted after an emoji still asks ("🤣 ok what you watching then" - "Reacher. big guy fixing problems")
+    assert asked_of_them("🤣 ok what you watching then") == "what they watching then"
+    # ... and a name alone answering what is the answer, not whom they speak to; after "what's new?" it is
+    assert "Reacher" in extract("Reacher. big guy fixing problems", at, "🤣 ok what you watching then")[0].statement
+    assert "Mina" not in extract("Mina. I went to the dentist yesterday", at, "how are you? what's new?")[0].statement
+    # news of someone by name, cried out, is of their people; a remark on it is not
+    assert extract("and Catalina made the JV team!! she plays left back", at, "He says no thanks jaja")
+    assert not extract("and Catalina made the JV team", at, "He says no thanks jaja")
+    # their doctor or their garage by name, going on from what they told
+    said = [f.statement for f in extract("Astra start to make problem. clutch slip when I go up on A47\n"
+                                         "Darius from DK Motors say is clutch, need change", at, "ok")]
+    assert any("DK Motors" in s for s in said)
+    # "other thing." leads into news of theirs; money sent to the other party's account is their deed
+    assert extract("and other thing. letter from Mr Khan, rent go up from 850 to 925 from September", at, "go and see")
+    [sent] = extract("yesterday I sent 400 dollars with Remitly to your account for the oxygen concentrator", at, "I'm here in Talca")
+    assert sent.when == "2025-06-25"

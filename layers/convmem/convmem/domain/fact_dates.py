@@ -639,8 +639,8 @@ _EN_PARTIAL = re.compile(
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on|with)\s+(?:the|my|our|a|all(?:\s+the)?)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
     # "saturday on the day shift, a man slid down the bed", "friday night with all the fireworks Shero freaked out")
-    r"|(?:\s+(?:" + _DAYPART + r"))?[.!?]*\s*$))"  # ... or alone, after the news it dates ("bought a truck. wednesday.",
-    # "She had a fall. Thursday night.")
+    r"|(?:\s+(?:" + _DAYPART + r"))?[.!?]*\s*(?:" + EMOJI + r"\ufe0f?\s*)*$))"  # ... or alone, after the news it dates ("bought a
+    # truck. wednesday.", "She had a fall. Thursday night.", "i sold the Accord!! saturday 😢")
     # ... or opening a clause after a comma, before where, who or what happened then ("let me tell you, saturday
     # at the fair the burner quit", "finally died, monday on their way to winco"); not a day that names the date
     # or the holiday before it ("joining on 17 March, Monday", "keys 30th, Friday at 3pm") nor one of a list
@@ -1104,11 +1104,12 @@ def only_a_day(sentence: str, said_at: datetime | None) -> bool:
     return not re.search(r"\w", re.sub(r"(?i)\b(?:on|at|in|the|and|then|so|of)\b|에|요|[ㅋㅎㅠ]", " ", rest))
 
 
-_ONLY_A_WEEKDAY = re.compile(r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)[.!?\s]*")
+_ONLY_A_WEEKDAY = re.compile(r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)(?:[.!?\s\ufe0f]|" + EMOJI + r")*")
 
 
 def only_a_weekday(sentence: str) -> bool:
-    """Whether a sentence only names a weekday, or its part of the day ("Saturday.", "friday!", "Thursday night.")."""
+    """Whether a sentence only names a weekday, or its part of the day ("Saturday.", "friday!", "Thursday night.",
+    "saturday 😢")."""
     return _ONLY_A_WEEKDAY.fullmatch(sentence) is not None
 
 

@@ -350,6 +350,9 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # ... or a comma after a promise or a request, as a long message strings its sentences ("방
                        # 치워놓을게, 앙투안 어머님 잼 한 병만 훔쳐 와", "꼭 말해줘, 방 치워놓을게")
                        r"|(?<=[" + _FINAL_L + r"]게),\s+(?=[가-힣])|(?<=[줘놔]),\s+(?=[가-힣])"
+                       # ... or a comma after a polite statement's ending, as a long 해요체 message strings its
+                       # sentences ("당화혈색소가 7.8이 나왔어요, 원장님이 ...", "재희가 그저께 캐나다로 돌아갔어요, 공항에서 ...")
+                       r"|(?<=[가-힣]요),\s+(?=[가-힣])"
                        r"|(?<=[가-힣]냐)\s+(?=[가-힣])(?!이러|그러|하시|하심|하더|하길|하면서|카더|캐|라고|그카)|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
                        # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ..."), or after
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
@@ -615,15 +618,16 @@ _RELAY = re.compile(r"^(?:(?i:and|but|so)\s+|(?i:(?:good\s*)?(?:night|nite|morni
                     r"|(?i:happy|merry)\s+[\w']+(?:\s+[\w']+)?\s+to\s+" + relevance.UPPER + r"\w+"
                     # ... and from their own people and pets ("Peanut says hi to Duchess", "Mum sends her love to Joanne")
                     r"|" + relevance.UPPER + r"\w+\s+(?i:says|sends)\s+(?i:hi|hello|hiya|(?:her\s+|his\s+|their\s+)?love|hugs|kisses|congrats)\s+to\s+(?:(?i:him|her|them|the\s+\w+)\b|" + relevance.UPPER + r"\w+))")
-_NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh)\W+"
+_NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh|and)\W+"
                         # (or after whom it is told to, or what it goes on from: "brate big news, Amra have new job!",
                         # "and big news from nathalie: she's going on sabbatical")
                         r"|(?!(?:no|not|any|your|ur|their|his|her|the|that|this|what|for|my|our|then|or|more|other)\b)[a-z]{2,10},?\s+"
                         r"(?=(?:big|good|great|exciting|huge|bad|sad|some)\s+news\b))?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news"
-                        # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ..."; "my
+                        # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ...", or "and
+                        # other thing. letter from Mr Khan, rent go up"; "my
                         # news." leads as it did, held with what it leads to)
-                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:an)?other\s+thing(?=\s*[.!:\u2013\u2014-])|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
@@ -994,6 +998,8 @@ _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
                       # (and what they tried of it, by its name: "we tried your Voffaból for Kópur", "I made your white bean chili")
                       r"|\b(?:tried|made|cooked|baked)\s+(?:your|ur)\b"
+                      # (or by what they sent: "i made the khao piak sen from your youtube lady!!")
+                      r"|\b(?:tried|made|cooked|baked)\s+(?:\S+\s+){1,5}?(?:from|off|with)\s+(?:your|ur)\b"
                       # (... as learners tell it, the verb bare: "Also I make your šaltibarščiai last week")
                       r"|\b(?:I|i|we|We)\s+(?:try|make|cook|bake)\s+(?:your|ur)\b"
                       # (and in Korean: "니가 깔아준 헤이딜러로 사진올렸더니", "니 말한 폭싹 속았수다 봤다")
@@ -1009,7 +1015,11 @@ _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested
 _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|mailed|booked|ordered)\s+(?:you|u)\b"
                        r"(?=\s+(?:a|an|the|some|my|our|\$|£|€|\d))"
                        r"(?!\s+(?:(?:a|the|some|my)\s+)?(?:pics?|photos?|pictures?|selfies?|videos?|links?|messages?|texts?|screenshots?|emails?)\b)"
-                       r"|(?:i['\u2019]?ll|i will|im gonna|i['\u2019]m going to)\s+(?:send|give|pay|lend|transfer)\s+(?:you|u)\b(?=\s+(?:\$|£|€|\d)))",
+                       r"|(?:i['\u2019]?ll|i will|im gonna|i['\u2019]m going to)\s+(?:send|give|pay|lend|transfer)\s+(?:you|u)\b(?=\s+(?:\$|£|€|\d))"
+                       # ... or where the visitor sent it ("I sent 400 dollars with Remitly to your account", "내일 니네 집으로
+                       # 호박고구마 한 박스 부칠게")
+                       r"|\b(?:to|into)\s+(?:your|ur)\s+(?:bank\s+)?(?:account|address|house|place|door)\b"
+                       r"|(?<![가-힣])(?:니네|너네|너희|너희\s?집|니|너)\s?(?:집|주소|회사|가게)\s?(?:으로|로)(?=\s))",
                        re.IGNORECASE)
 # ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
 # 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
@@ -1027,7 +1037,10 @@ _THANKED_ANOTHER = re.compile(r"\b(?:told\s+(?:him|her|them|" + relevance.CAPITA
 # "they make you drowsy", "that stuff knocks you out").
 _ANYONE = re.compile(r"\b(?:it|that|they|which|these|those)\s+(?:gives?|gave|makes?|made|keeps?|kept|knocks?|knocked|wipes?|wiped)\s+(?:you|u)\b"
                      r"(?=\s+(?:the|a|an|out|up|awake|sleepy|drowsy|tired|hungry|dizzy|thirsty|sick|groggy|constipated|bloated)\b)", re.IGNORECASE)
-_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY, _THANKED_ANOTHER, _ANYONE)
+# ... and 당신 said of an elder just named, as their own self ("이덕수 할아버지가 당신 돈으로 내시겠다고"), not "you"
+_KO_ELDER_SELF = re.compile(r"(?:할아버지|할머니|어르신|아버님|어머님|아버지|어머니|시어머니|시아버지|[가-힣]님)(?:이|가|께서|은|는|도)\s+"
+                            r"(?:[가-힣]+\s+){0,2}?당신(?=[가-힣]*\s)")
+_NOT_ABOUT_THEM = (_ADVISED, _FOR_THEM, _YOUR_PARENT, _YOUR_FAMILY, _THANKED_ANOTHER, _ANYONE, _KO_ELDER_SELF)
 
 
 def _without_mentions_of_theirs(part: str) -> str:
@@ -1069,6 +1082,8 @@ def _before_them(part: str) -> list[str]:
 # A Korean "~거든요?" tells, with the voice raised, and asks nothing; so does a plain past raised as texting raises it
 # ("나 어제 드디어 정형외과 갔다??": a question in 반말 ends in ~어?, ~냐 or ~니, not in ~다).
 _KO_TOLD_RISING = re.compile(r"(거든요?|[" + fact_dates.KO_PAST_SYLLABLES + r"]다)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
+# ... and "you know X?" brings X in, asking nothing ("언니 남자친구 민석 오빠 알지? 같은 항공사 사무장인")
+_KO_YOU_KNOW = re.compile(r"(?<=[가-힣])\s+(?:알지|알죠|알잖아요?|아시죠|아시잖아요|기억나지|기억나죠|기억하지|기억하죠)\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
 # A past going on to what came of it ("불렀는데", "갔더니", "샀고"): a deed told.
 _KO_DEED_GOES_ON = re.compile(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|아서|서)\\s")
 # ... nor does a guess at a figure after what they told ("생각보다 금방끝나더라 한 삼십분?"), where nothing asks one
@@ -1124,7 +1139,7 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
     parts = [q for p in parts for q in (_before_them(p) if _OTHER_PARTY.search(_without_mentions_of_theirs(p)) else (p,))]
     # (a Korean "~거든요?" tells, with the voice raised, and asks nothing: "지난주 토요일에 야놀자로 6명 단체 예약이
     # 있었거든요?")
-    parts = [_KO_TOLD_RISING.sub(r"\1", p) for p in parts]
+    parts = [_KO_YOU_KNOW.sub("", _KO_TOLD_RISING.sub(r"\1", p)) for p in parts]
     parts = [p if _KO_ASKS.search(p) or "얼마" in p else _KO_ABOUT_RISING.sub(r"\1", p) for p in parts]
     kept = [p for p in parts if not _OTHER_PARTY.search(p if _PRAISES.search(p) else _without_mentions_of_theirs(p))
             and not p.rstrip().endswith("?") and not _RELAY.match(p)
@@ -1203,6 +1218,10 @@ def _asked_how_it_went(previous: str) -> str | None:
     return None if sentence is None or re.search(r"[가-힣]", sentence) else sentence.rstrip(" ?!.") + "?"
 
 
+_ASKS_WHAT = re.compile(r"(?:what|which|who|where)\b(?!(?:['\u2019]?s|\s+is)\s+(?:new|up|good|happening|going\s+on|the\s+news)\b)", re.IGNORECASE)
+_LEADING_EMOJI = re.compile(r"^(?:" + fact_dates.EMOJI + r"|\ufe0f|\s)+")
+
+
 def _questions(previous: str | None) -> list[str]:
     """The sentences of the other party's message that ask something ("?", "?!", or a Korean
     question's ending, ``_KO_ASKS_PLAINLY``), in order, and the one it ends with when texted without
@@ -1211,8 +1230,9 @@ def _questions(previous: str | None) -> list[str]:
     # (Korean asks by its ending as well as by the mark: "그래 뭐라드냐.", "니는 요새 어떠냐")
     asked = [q if q.rstrip("!").endswith("?") else q.rstrip(" .") + "?" for q in sentences
              if q.rstrip("!").endswith("?") or (re.search(r"[가-힣]", q) and _KO_ASKS_PLAINLY.search(q))]
-    if sentences and sentences[-1] not in asked and _ASKS_UNMARKED_EN.match(sentences[-1]):
-        asked.append(sentences[-1] + "?")
+    last = _LEADING_EMOJI.sub("", sentences[-1]) if sentences else ""  # ("🤣 ok what you watching then")
+    if last and sentences[-1] not in asked and _ASKS_UNMARKED_EN.match(last):
+        asked.append(last + "?")
     return asked
 
 
@@ -1340,6 +1360,13 @@ _NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then)\s+)?(" + relevance.UPPER + 
                          r"\s+(?:just\s+|finally\s+|also\s+)?"
                          r"(?:had|got|went|came|took|made|did|bought|sold|said|told|gave|fell|broke|won|lost|left|ran|saw|found|sent|paid|brought"
                          r"|caught|drove|flew|wrote|rang|buy|find|get|win|pass|finish|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed)\b")
+
+
+_KO_COST_OPENS = re.compile(r"[\d,.]+\s?(?:십|백|천|만|억)*\s?원\s?(?:이|은|도|씩|정도|쯤)?\s?(?:들었|나왔|썼|줬|냈|주고|들어)")
+
+
+# ... or cried out, as one tells news of one's own people ("and Catalina made the JV team!!")
+_CRIED_OUT = re.compile(r"!!+\W*$")
 
 
 def _named_news(sentence: str, others: frozenset[str], heard: frozenset[str]) -> bool:
@@ -1745,7 +1772,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             # only greet the other party's)
             or (n > 0 and _news_lead_only(opener) and not re.search(r"\bnews\b", opener, re.IGNORECASE))))
         news_of_theirs = news_of_theirs or (lead and n > 0)
-        if sentence and (_VOCATIVE.fullmatch(sentence) or _KO_EXCLAIMED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
+        # (a name alone answering what, which or who is the answer: "what you watching then" - "Reacher.")
+        if sentence and ((_VOCATIVE.fullmatch(sentence) and not (answering and _ASKS_WHAT.match(asked or "")))
+                         or _KO_EXCLAIMED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
                          or not re.search(r"\w", sentence)):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead; "I told you!": a frame
         answers, answering = answering and bool(sentence), answering and not sentence
@@ -1798,6 +1827,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                         or (not answers and _ko_their_topic(sentence, news, theirs)))
                    and not someone_else)
                or (_heard_where_they_went(sentence) and (_KO_KIN.search(sentence) or not someone_else))
+               # (and hearsay of one of their people called by name: "동수 씨는 올해 고추를 200주나 심는대요")
+               or (called is not None and not someone_else and _KO_HEARSAY.search(sentence))
                # (what they heard, answering what the other party asked: "무슨 일이 있었어요?" - "몰래 준비하고 있었대요";
                # or turning to news of their own: "그리고 PoC 중간 리뷰에서 티켓 처리 시간 40% 줄었대")
                or ((answers or _KO_TURNS.match(sentence)) and _KO_HEARSAY.search(sentence) and not someone_else)
@@ -1808,7 +1839,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             _FIRST_PERSON.search(sentence) or _begins_with(sentence, _SUBJECT_DROPPED, _EXPERT_TOLD_THEM)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs
-            or (tells_own and _named_news(sentence, others, heard)))
+            or ((tells_own or _CRIED_OUT.search(raw)) and _named_news(sentence, others, heard)))
             and (answers or bool(_FIRST_PERSON.search(sentence)) or not _echoes(sentence, heard)))
         if korean and own:
             sentence, resolved = _KO_LAUGH_OPENS.sub("", sentence).lstrip(), _KO_LAUGH_OPENS.sub("", resolved).lstrip()
@@ -1823,6 +1854,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                                      # or only its day, as Korean adds it ("엄마 수술 날짜 잡혔어. 담주 목요일")
                                      or (not own and last is not None and when is not None and not someone_else)
                                      or (korean and last is not None and when is not None and fact_dates.only_a_day(sentence, said_at))
+                                     # ... or what it cost, as Korean goes on ("중성화 수술을 했어요, 15만 원 들었는데 ...")
+                                     or (korean and last is not None and _KO_COST_OPENS.match(sentence) is not None)
                                      # what goes on about what was asked, after a thin answer ("Ronnie still your
                                      # gaffer?" - "still there. ronnie's dad started it with one wagon in 1978")
                                      or (held is not None and held[3] and asked is not None
@@ -1985,14 +2018,14 @@ _PRICED = re.compile(r"(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|came\s+to|com
 _EXPERTS = (r"doc|doctor|dr\.?\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
             r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant")
 _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?:" + _EXPERTS + r")"
-                          r"\s+(?:\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
-                          r"|started|referred|upped|increased|changed|checked)\b"
+                          r"\s+(?:(?:dr\.?\s+)?\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
+                          r"|started|referred|upped|increased|changed|checked)\b"  # (and by name: "vet Dr. Gajdoš said heart is little weak")
                           # ... or a firm of tradesmen by its name, and what it did ("Cajun Cool Air came out and said the
-                          # compressor gone", "Mokgosi Motors in Gaborone West did the clutch kit")
-                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
+                          # compressor gone", "Mokgosi Motors in Gaborone West did the clutch kit", "Darius from DK Motors say is clutch")
+                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][a-z]+\s+(?:from|at)\s+)?(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
                           r"|Cooling|Air|Roofing|Repairs?|Services|Removals|Builders|Glass|Tyres|Tires|Towing|Mechanics|Appliances|HVAC))"
                           r"(?:\s+(?:in|from|on)\s+(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?))?"
-                          r"\s+(?:came|come|said|says|quoted|fixed|replaced|did|found|towed|installed|sent|put)\b"
+                          r"\s+(?:came|come|said|says|say|told|tell|quoted|fixed|replaced|did|found|towed|installed|sent|put)\b"
                           # ... or what the one just named said, its subject left out ("the travelling vet came thru last
                           # week, dr bev. says moose has arthritis in both hips")
                           r"|^(?:(?:and|but|so|then)\s+)?(?:says|said)\s+(?!(?:you|u|ya|i|me)\b)\w", re.IGNORECASE)
@@ -2338,6 +2371,16 @@ _NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*"
                     r"(?P<echo>[^\W\d][^.!?\n,]{0,40}?)(?=[.!]|\s*$|\s+[^\w\s])[.!]*", re.IGNORECASE | re.MULTILINE)
 
 
+# ... and one said with "no" before or after it, as texting turns it down ("nah no life360.", "Toast no mija, they
+# charge you the percentage", "Ay no chica, vinegar no, that tastes like the devil"); only what echoes the
+# suggestion just made counts ("no worries", "no problem" echo nothing).
+_ADDRESSED = r"(?:\s+(?:chica|mija|mijo|man|bro|sis|girl|mate|manita|manito|hermano|hermana|amiga|amigo|dude|fam))?"
+_NO_ECHO = re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:nah|nope|naw)[,.!]*\s+)?no\s+(?P<echo>[^\W\d][^.!?\n,]{0,30}?)" + _ADDRESSED
+                      + r"(?=[.!,]|\s*$)[.!]*", re.IGNORECASE | re.MULTILINE)
+_ECHO_NO = re.compile(r"(?:^|(?<=[.!?,]\s))(?P<echo>[^\W\d][^.!?\n,]{0,30}?)\s+no" + _ADDRESSED + r"(?=[.!,]|\s*$)[.!]*",
+                      re.IGNORECASE | re.MULTILINE)
+
+
 # ... and the name asked back alone, a sentence of why, and then the verdict ("Zwift?? riding in an attic looking to a
 # screen. no thank you", "Kombucha? tastes like vinegar. not for me").
 _ECHO_WHY_NO = re.compile(r"(?:^|(?<=[.!?]\s))(?P<echo>[^\W\d][^.!?\n]{1,30}?)\?+\s+(?P<why>[^.!?\n]{3,100}[.!]+\s+)"
@@ -2346,8 +2389,8 @@ _ECHO_WHY_NO = re.compile(r"(?:^|(?<=[.!?]\s))(?P<echo>[^\W\d][^.!?\n]{1,30}?)\?
 
 
 def _refused(text: str, heard: frozenset[str]) -> str:
-    """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``), or by "no to" it (``_NO_TO``),
-    told as one refusal. ``heard``: the content words of what the other party just said."""
+    """``text`` with a suggestion turned down by its echo and "no" (``_ECHO_THEN_NO``, ``_ECHO_NO``), by "no" and its
+    echo (``_NO_ECHO``), or by "no to" it (``_NO_TO``), told as one refusal. ``heard``: the content words of what the other party just said."""
 
     def refusal(m: re.Match[str]) -> str:
         echo = m["echo"].strip()
@@ -2358,8 +2401,10 @@ def _refused(text: str, heard: frozenset[str]) -> str:
             # (with no mark between them, the echo is a word or two: "Karela no way")
             return m[0]
         echo = re.sub(r"^(?:an?|the)\s+", "", echo, flags=re.IGNORECASE)
-        return f"No {echo} for me. {m['why'].strip()}" if m.re is _ECHO_WHY_NO else f"No {echo} for me."
-    return _NO_TO.sub(refusal, _ECHO_THEN_NO.sub(refusal, _ECHO_WHY_NO.sub(refusal, text)))
+        end = "" if m.string[m.end():].startswith(",") else "."  # ("vinegar no, that tastes like the devil")
+        return f"No {echo} for me. {m['why'].strip()}" if m.re is _ECHO_WHY_NO else f"No {echo} for me{end}"
+    text = _NO_TO.sub(refusal, _ECHO_THEN_NO.sub(refusal, _ECHO_WHY_NO.sub(refusal, text)))
+    return _ECHO_NO.sub(refusal, _NO_ECHO.sub(refusal, text))
 
 
 # In Korean, a suggestion named alone and then passed on in the sentence after it ("석세션.. 줄거리만 들어도

@@ -586,6 +586,9 @@ def _digest_value(statement: str) -> str:
 
 
 _WITH_THEM = re.compile(r"\b(" + relevance.CAPITALISED + r"+) and (?:they|I)\b|\b(?:they|I|(?i:them)) and (" + relevance.CAPITALISED + r"+|[a-z]{3,})\b")
+# ... and in Korean, whom they call "our" by name with 씨, or did something with, the two of them ("우리 동수 씨도
+#버스 운전 그만두고", "동수 씨랑 둘이 휴지 한 통을 다 썼어요"): a husband so called, never introduced as 남편.
+_KO_OURS = re.compile(r"(?:^|\s)우리\s+([가-힣]{2,3}) 씨|([가-힣]{2,3}) 씨(?:랑|하고|와)\s*둘이")
 # Whom the other party asks after, or sends word to ("How's Jack going?", "Did Ella get moved in
 # alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
 # someone who knows them, never introduced them as "my son Jack". (Not "How was X?": a trip or a
@@ -633,6 +636,7 @@ def their_names(facts: Iterable[Fact | FactCandidate]) -> set[str]:
         elif family in TOLD:
             out.update(n for m in _WITH_THEM.finditer(f.statement) if (n := (m.group(1) or m.group(2)).casefold())
                        not in relevance.STOP_WORDS and n.capitalize() not in CALENDAR_WORDS)
+            out.update(m.group(1) or m.group(2) for m in _KO_OURS.finditer(f.statement))
             asked = _ASKED_FRAME.match(f.statement)
             if asked:
                 out |= asked_after(asked.group(1))
