@@ -3957,3 +3957,27 @@ def test_rounds_263_270_english_a_no_with_its_echo_an_emoji_after_a_day_and_news
     assert extract("and other thing. letter from Mr Khan, rent go up from 850 to 925 from September", at, "go and see")
     [sent] = extract("yesterday I sent 400 dollars with Remitly to your account for the oxygen concentrator", at, "I'm here in Talca")
     assert sent.when == "2025-06-25"
+
+
+def test_rounds_271_278_a_learners_deed_after_news_a_week_by_its_name_and_ya_for_yes():
+    at = datetime(2025, 8, 2, 20, tzinfo=UTC)  # a Saturday
+    # a learner's bare deed of one person or thing, after a lead into news, is of the past that news tells
+    [died] = [f for f in extract("Bad news. Ram transmission die on thursday on the highway, middle of traffic", at, "He likes you now.")
+              if "transmission" in f.statement]
+    assert died.when == "2025-07-31"
+    [quit] = [f for f in extract("Big news at shop. Kyle quit on friday. Just walk out at lunch", at, "Haha.") if "Kyle" in f.statement]
+    assert "1 August 2025" in quit.statement
+    # ... not without the news, where it may be a plan
+    assert fact_dates.resolve("Ram transmission die on thursday", at)[1] == "2025-08-07"
+    # a week by its name is no "week on Friday" (a week after Friday), which is still read
+    assert fact_dates.resolve("Luna was Matilda for Book Week on friday!!", datetime(2025, 8, 25, 20))[1] == "2025-08-22"
+    assert fact_dates.resolve("the party is a week on friday", datetime(2025, 8, 25, 20))[1] == "2025-09-05"
+    # "ya" before who did it is "yes", not "you": the answer is theirs
+    [back] = extract("hau cousin ya we got back thursday night. skull creek fire over by newcastle", at, "Are you back??")
+    assert back.when == "2025-07-31"
+    # "the other news" leads into news of theirs: the landlord by name, his letter
+    assert any("Con Papadopoulos" in f.statement for f in extract("and the other news, not so good. Con Papadopoulos, the landlord, "
+                                                                  "sent a letter.", at, "Tired, yes."))
+    # 강원도's ~드래 ends a sentence: the reunion is theirs and dated, the jab at the listener after it is not
+    [met] = extract("지난 토요일에 원주서 했는데 원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라 ㅎㅎ", at, "동창회는 잘 했어?")
+    assert met.when == "2025-07-26" and "열두명" in met.statement and "욕하" not in met.statement

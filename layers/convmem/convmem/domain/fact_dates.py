@@ -148,8 +148,8 @@ _EN = re.compile(
     r"|(?P<yesterday>yesterday|yday|yesturday|yesterdy|yestday|ystday|yesteday|yisterday|yistiddy|yestiddy|last night|last nite|(?-i:jana|ytd))"  # (not "YTD", the year so far)
     # "a week tomorrow", "three weeks today", "a fortnight on Saturday", American "three weeks from
     # tomorrow", "a week from Tuesday", "two weeks from now": weeks from a day; Scots "a fortnight the day",
-    # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday"
-    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)week(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|tonight|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)|from\s+the day(?!\s+(?:before|after|of|that|when|i|we|he|she|they|you)\b)"
+    # "a week the morra" (today, tomorrow), Yorkshire "week on Thursday" (not a week by its name: "Matilda for Book Week on friday")
+    r"|(?:(?P<wk_n>" + _N + r")\s+(?:weeks?|wks?)|(?P<fortnight>a\s+fortnight)|(?<!last\s)(?<!this\s)(?<!next\s)(?<!that\s)(?<!the\s)(?<!per\s)(?<!each\s)(?<!every\s)(?<!a\s)(?:(?-i:week)|(?<![\w,]\s)(?-i:Week))(?=\s+on\s))\s+(?P<wk_from>(?:from\s+)?(?:today|tonight|" + _TOMORROW + r")|the morra|the day(?!\s+(?:before|after|of|that|when)\b)|from\s+the day(?!\s+(?:before|after|of|that|when|i|we|he|she|they|you)\b)"
     r"|from\s+now|(?:from\s+|on\s+)?(?:this\s+)?(?P<wk_day>" + "|".join(_WEEKDAYS) + r"))"
     # ... and back ("a week ago Sunday": the Sunday before last; "two weeks ago today", "four years
     # ago yesterday": to the day)

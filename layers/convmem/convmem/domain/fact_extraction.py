@@ -169,8 +169,9 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 # (not a model's letter: "쿠보타 U-17")
 _OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ur|u(?!-?\d))\b"
-                          # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out")
-                          r"|(?<![.!?]\s)(?<!^)\bya\b|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고"
+                          # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out",
+                          # and so it is before who did it: "hau cousin ya we got back thursday night")
+                          r"|(?<![.!?]\s)(?<!^)\bya\b(?!\s+(?:we|i|he|she|they|it|my|our)\b)|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고"
                           r"|자네(?:가|는|도|를|의|한테|랑|와))"  # (하게체's "you": "수진이가 자네 팔짱 끼고")
                           # "you" with its particle dropped ("너 망원동 떠나면"; 니 also in dialect: "니 여친", "니는")
                           r"|(?<![가-힣])(?:니|너|넌|자네)(?=\s)", re.IGNORECASE)
@@ -361,6 +362,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        r"|(?<=[" + _PAST_SYLLABLES + r"]어요)\s+(?=[가-힣])"
                        # ... or after a past in 경상도's 대이 ("안동병원가서 혈압약 타왔대이 의사선생님이 ...")
                        r"|(?<=[" + _PAST_SYLLABLES + r"][대데]이)\s+(?=[가-힣])"
+                       # ... or in 강원도's 드래 ("원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라")
+                       r"|(?<=[" + _PAST_SYLLABLES + r"]드래)\s+(?=[가-힣])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
@@ -622,7 +625,7 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh|and)\W+"
                         # (or after whom it is told to, or what it goes on from: "brate big news, Amra have new job!",
                         # "and big news from nathalie: she's going on sabbatical")
                         r"|(?!(?:no|not|any|your|ur|their|his|her|the|that|this|what|for|my|our|then|or|more|other)\b)[a-z]{2,10},?\s+"
-                        r"(?=(?:big|good|great|exciting|huge|bad|sad|some)\s+news\b))?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:big|some|good|great|bad|sad|other|"
+                        r"(?=(?:big|good|great|exciting|huge|bad|sad|some)\s+news\b))?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:the\s+)?(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news"
                         # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ...", or "and
                         # other thing. letter from Mr Khan, rent go up"; "my
@@ -1682,10 +1685,10 @@ def _of_no_one(previous: str) -> bool:
 
 
 _A_PAST = "it was"  # (a past for ``fact_dates.resolve`` to read a sentence's tense from)
-# A learner's bare verb of a deed after one person who did it ("Manny install it on Tuesday", "on wednesday she jump on
-# the table"): the missing -s shows a learner, who tells the past so; its tense is the message's. (Not "I" or "we":
+# A learner's bare verb of a deed after one person or thing that did it ("Manny install it on Tuesday", "on wednesday
+# she jump on the table", "Ram transmission die on thursday"): the missing -s shows a learner, who tells the past so; its tense is the message's. (Not "I" or "we":
 # "we drive to Leeds on Sunday" is a plan as natives say it; nor what is had, wanted or started.)
-_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|[A-Z][a-z]{2,})\s+(?:just\s+|finally\s+)?"
+_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|[A-Z][a-z]{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
                    r"(?!(?:have|need|want|can|will|would|should|must|may|might|gonna|wanna|got|is|was|do|did|go|come|start|begin"
                    r"|finish|work|think|hope|know|like|love|see|feel|stay|leave|fly|move|get|pick|visit"
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
@@ -1806,8 +1809,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 tense_of = sentences[n - 1]
             else:  # (a learner's bare deed on a weekday, in a message that tells the past, is of it: "oun Boba almost kill me
                 # this week lol / on wednesday she jump on the kitchen table")
-                tense_of = _A_PAST if _BARE_DEED.search(sentence) and any(
-                    s is not raw and (fact_dates.tells_a_past(s) or _A_PAST_DAY.search(s)) for s in sentences) else None
+                # (or the news it heads: "Big news at shop. Kyle quit on friday", "Bad news. Ram transmission die on thursday";
+                # or the sentence itself: "She start at Lindenhof on monday and whole week went good")
+                tense_of = _A_PAST if _BARE_DEED.search(sentence) and (news_of_theirs or any(
+                    fact_dates.tells_a_past(s) or (s is not raw and _A_PAST_DAY.search(s)) for s in sentences)) else None
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
