@@ -3981,3 +3981,23 @@ def test_rounds_271_278_a_learners_deed_after_news_a_week_by_its_name_and_ya_for
     # 강원도's ~드래 ends a sentence: the reunion is theirs and dated, the jab at the listener after it is not
     [met] = extract("지난 토요일에 원주서 했는데 원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라 ㅎㅎ", at, "동창회는 잘 했어?")
     assert met.when == "2025-07-26" and "열두명" in met.statement and "욕하" not in met.statement
+
+
+def test_rounds_279_286_news_here_a_sprain_no_one_plans_a_name_given_and_a_street_letter():
+    at = datetime(2025, 6, 14, 20, tzinfo=UTC)  # a Saturday
+    # "news here" leads into news of theirs, and a learner's bare deed after it is of the past
+    [paid] = extract("news here. on tuesday Kessler finally pay the rest. after seven months!!", at, "hi")
+    assert paid.when == "2025-06-10"
+    # a sprain no one plans: the bare verb after a name is a past
+    [sprain] = extract("news here not so good. saturday Brayan sprain his ankle in futsal, he jump for the ball", at, "hi")
+    assert sprain.when == "2025-06-07"
+    # its name goes on with what they just told; and someone's big news leads into it
+    assert any("CaspianKilimNY" in f.statement for f in extract("I open Etsy shop!! name is CaspianKilimNY. Murad do all computer part", at, "ok"))
+    # ... a street's letter is no "u" for the listener
+    [job] = extract("and Nigar has big news. she got job in Levitan Music School on Avenue U, teach piano, 3 days a week", at, "ok")
+    assert "Levitan Music School" in job.statement
+    assert not extract("ok see u on Avenue U", at, "ok")
+    # a Korean lead into big news ("엄청난 소식 있어요"): what follows is theirs, hearsay and all
+    said = [f.statement for f in extract("그리고 언니 엄청난 소식 있어요.. 준혁 씨 이직해요!\n판교에 있는 넥스트페이라는 핀테크 회사인데 "
+                                         "개발 실장으로 간대요.", at, "우와")]
+    assert any("넥스트페이" in s for s in said)

@@ -634,7 +634,8 @@ _EN_PARTIAL = re.compile(
     # ... or a name and a learner's bare verb of what no one sets a day for ("Saturday night Cheikh call me"): its
     # tense is ``_BARE_PAST``'s
     r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)"
-    r"[A-Z][a-z]{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint)\s"
+    r"[A-Z][a-z]{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint"
+    r"|sprain|twist|hurt|cut|burn|fail|pass|win|quit|hit)\s"
     # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on|with)\s+(?:the|my|our|a|all(?:\s+the)?)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
@@ -957,7 +958,7 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?-i:[a-z]{3,12})(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
-                        r"|come|fail|email|see|stop(?=\s+work))"  # (what gave out: "On Thursday boiler stop working")
+                        r"|come|fail|email|see|sprain|twist|hurt|quit|stop(?=\s+work))"  # (what gave out: "On Thursday boiler stop working")
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
                         r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(?P<own>buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"

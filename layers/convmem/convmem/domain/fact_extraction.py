@@ -168,7 +168,11 @@ def _preference(thing: str, negative: bool, statement: str) -> FactCandidate | N
 
 
 # (not a model's letter: "쿠보타 U-17")
-_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ur|u(?!-?\d))\b"
+_OTHER_PARTY = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'd|you'll|ur|u(?!-?\d)"
+                          # (not a letter that names a place: "Levitan Music School on Avenue U", "Block U")
+                          + "".join(rf"(?<!{w}\su)" for w in ("Avenue", "Ave", "Street", "Block", "Building", "Gate", "Terminal", "Hall",
+                                                             "Section", "Unit", "Level", "Zone", "Wing", "Row", "Lot", "Route", "Vitamin"))
+                          + r")\b"
                           # ("ya" is "you" after a word, "see ya", "told ya"; opening a sentence it is "yes": "ya i wen take da boat out",
                           # and so it is before who did it: "hau cousin ya we got back thursday night")
                           r"|(?<![.!?]\s)(?<!^)\bya\b(?!\s+(?:we|i|he|she|they|it|my|our)\b)|당신|(?<![가-힣A-Za-z])(?:너는|너도|네가|니가|너의|너랑|너네|니네|너희|님은|님도|님의|님이|니는|니도|니를|니한테|니랑|니하고"
@@ -628,9 +632,9 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh|and)\W+"
                         r"(?=(?:big|good|great|exciting|huge|bad|sad|some)\s+news\b))?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:the\s+)?(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news"
                         # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ...", or "and
-                        # other thing. letter from Mr Khan, rent go up"; "my
+                        # other thing. letter from Mr Khan, rent go up", "news here not so good."; "my
                         # news." leads as it did, held with what it leads to)
-                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:an)?other\s+thing(?=\s*[.!:\u2013\u2014-])|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:an)?other\s+thing(?=\s*[.!:\u2013\u2014-])|(?-i:[A-Z][a-z]+)\s+(?:has|had|got)\s+(?:some\s+|big\s+|good\s+|great\s+)?news(?=\s*[.!:])|news\s+(?:from\s+)?here(?=\s*[.!:,\u2013\u2014-]|\s+(?:not|is|are)\b)|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:(?:그리고|아|참|아참|근데|그런데)\s+)?(?:언니|형|누나|오빠|형님)?\s*(?:좋은|엄청난|큰|기쁜|대박|반가운)\s*소식(?:이)?\s*(?:하나\s*)?있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
@@ -725,7 +729,9 @@ _POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|
                           # ... or what it is put first, as Welsh puts it ("Hooker he is, so he was at the back of it", "Non her name is")
                           + r"|(?!(?i:how|what|who|where|why|when|that|this|there|here|whatever|however|wherever)\b)[A-Za-z]+(?:\s+[a-z]+)?"
                           r"\s+(?:he|she|it|they)\s+(?:is|was|are|were)(?=\s*[,.!]|\s*$|\s+(?:so|and|but)\b)"
-                          + r"|[A-Z][a-z]+\s+(?:his|her|their)\s+name\s+(?:is|was)\b)\b",
+                          + r"|[A-Z][a-z]+\s+(?:his|her|their)\s+name\s+(?:is|was)\b"
+                          # ... or its name, the subject left out ("I open Etsy shop!! name is CaspianKilimNY")
+                          + r"|name\s+(?:is|was)\b)\b",
                           re.IGNORECASE)
 _NOT_TO_THEM = r"^(?!.*\b(?:you|your|ye|yous|u)\b)"  # (a sentence that says nothing to the other party)
 # ... and so does a short one ending on a pronoun for it ("vet had to stitch it", "the kids adore him"),
