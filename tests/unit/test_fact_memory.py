@@ -3946,6 +3946,9 @@ def test_rounds_263_270_english_a_no_with_its_echo_an_emoji_after_a_day_and_news
     # ... and a name alone answering what is the answer, not whom they speak to; after "what's new?" it is
     assert "Reacher" in extract("Reacher. big guy fixing problems", at, "🤣 ok what you watching then")[0].statement
     assert "Mina" not in extract("Mina. I went to the dentist yesterday", at, "how are you? what's new?")[0].statement
+    # (after "what happened?", a name alone opens the news, and a learner's past after it stays past)
+    assert [f.when for f in extract("Sheru. on wednesday he stop eating, vomiting whole day. took him to VCA", at, "What happened")
+            if f.when] == ["2025-06-25"]
     # news of someone by name, cried out, is of their people; a remark on it is not
     assert extract("and Catalina made the JV team!! she plays left back", at, "He says no thanks jaja")
     assert not extract("and Catalina made the JV team", at, "He says no thanks jaja")

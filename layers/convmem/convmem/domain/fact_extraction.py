@@ -1227,7 +1227,8 @@ def _asked_how_it_went(previous: str) -> str | None:
     return None if sentence is None or re.search(r"[가-힣]", sentence) else sentence.rstrip(" ?!.") + "?"
 
 
-_ASKS_WHAT = re.compile(r"(?:what|which|who|where)\b(?!(?:['\u2019]?s|\s+is)\s+(?:new|up|good|happening|going\s+on|the\s+news)\b)", re.IGNORECASE)
+_ASKS_WHAT = re.compile(r"(?:what|which|who|where)\b(?!(?:['\u2019]?s|\s+is)\s+(?:new|up|good|wrong|happening|going\s+on|the\s+news)\b"
+                        r"|\s+(?:happened|happens|now)\b)", re.IGNORECASE)  # (after "what happened?", a name opens the news)
 _LEADING_EMOJI = re.compile(r"^(?:" + fact_dates.EMOJI + r"|\ufe0f|\s)+")
 
 
