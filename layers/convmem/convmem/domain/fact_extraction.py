@@ -1028,7 +1028,7 @@ _FOR_THEM = re.compile(r"\b(?:(?:sent|gave|bought|paid|lent|transferred|posted|m
                        # ... or where the visitor sent it ("I sent 400 dollars with Remitly to your account", "내일 니네 집으로
                        # 호박고구마 한 박스 부칠게")
                        r"|\b(?:to|into)\s+(?:your|ur)\s+(?:bank\s+)?(?:account|address|house|place|door)\b"
-                       r"|(?<![가-힣])(?:니네|너네|너희|너희\s?집|니|너)\s?(?:집|주소|회사|가게)\s?(?:으로|로)(?=\s))",
+                       r"|(?<![가-힣])(?:니네|너네|너희|니|너)\s?(?:집|주소|회사|가게)\s?(?:으로|로)(?=\s))",
                        re.IGNORECASE)
 # ... and in Korean, "your mother" or "your father" said to one's child: the visitor's spouse ("니 엄마가
 # 벌써 커피믹스 통을 치워 버렸다", "네 엄마 허리가 영 신통치 않다"), of the visitor's home, not the listener's.
@@ -1693,7 +1693,8 @@ def _of_no_one(previous: str) -> bool:
 
 _A_PAST = "it was"  # (a past for ``fact_dates.resolve`` to read a sentence's tense from)
 # A learner's bare verb of a deed after one person or thing that did it ("Manny install it on Tuesday", "on wednesday
-# she jump on the table", "Ram transmission die on thursday"): the missing -s shows a learner, who tells the past so; its tense is the message's. (Not "I" or "we":
+# she jump on the table", "Ram transmission die on thursday"): the missing -s shows a learner, who tells the past so;
+# its tense is the message's. (Not "I" or "we":
 # "we drive to Leeds on Sunday" is a plan as natives say it; nor what is had, wanted or started.)
 _BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|[A-Z][a-z]{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
                    r"(?!(?:have|need|want|can|will|would|should|must|may|might|gonna|wanna|got|is|was|do|did|go|come|start|begin"

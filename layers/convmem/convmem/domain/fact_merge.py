@@ -587,7 +587,7 @@ def _digest_value(statement: str) -> str:
 
 _WITH_THEM = re.compile(r"\b(" + relevance.CAPITALISED + r"+) and (?:they|I)\b|\b(?:they|I|(?i:them)) and (" + relevance.CAPITALISED + r"+|[a-z]{3,})\b")
 # ... and in Korean, whom they call "our" by name with 씨, or did something with, the two of them ("우리 동수 씨도
-#버스 운전 그만두고", "동수 씨랑 둘이 휴지 한 통을 다 썼어요"): a husband so called, never introduced as 남편.
+# 버스 운전 그만두고", "동수 씨랑 둘이 휴지 한 통을 다 썼어요"): a husband so called, never introduced as 남편.
 _KO_OURS = re.compile(r"(?:^|\s)우리\s+([가-힣]{2,3}) 씨|([가-힣]{2,3}) 씨(?:랑|하고|와)\s*둘이")
 # Whom the other party asks after, or sends word to ("How's Jack going?", "Did Ella get moved in
 # alright", "Tell Leanne congrats"): someone in the visitor's life, though the visitor, talking to
