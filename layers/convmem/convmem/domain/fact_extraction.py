@@ -2058,7 +2058,6 @@ def _says_two_things(content: list[str]) -> bool:
 
 
 _KO_COPULA = "(?:이다|이야|이에요|이예요|입니다|임|예요)"
-_CLOSED = "".join(fact_dates.ending_in(final) for final in range(1, 28))  # (a syllable with a final consonant: 붙, 받)
 _DEEDS = "합격|통과|등록|계약|예약|수료|졸업|입사|이직|승진|완료|완주|개업|출산"  # (what is done by 하다: 합격했어, 합격함)
 # A Korean sentence of two words, what and its past, says who did it by saying no one: "필기 붙었어", "면허 땄음",
 # "필기 붙음" (texting's nominal ending); not of the listener ("너 차 샀어?") nor a feeling or a thanks.
@@ -2431,7 +2430,8 @@ def _passed_on(text: str, heard: frozenset[str]) -> str:
     def topic(m: re.Match[str]) -> str:
         echo = m["echo"].strip()
         said = set(_content(echo))
-        return f"{echo}{'은' if echo[-1] in _CLOSED else '는'} " if said and said <= heard and len(echo.split()) <= 3 else m[0]
+        closed = "가" <= echo[-1] <= "힣" and _closed(echo[-1])
+        return f"{echo}{'은' if closed else '는'} " if said and said <= heard and len(echo.split()) <= 3 else m[0]
     return _KO_ECHO_THEN_PASS.sub(topic, text)
 
 
