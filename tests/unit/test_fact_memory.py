@@ -4004,3 +4004,36 @@ def test_rounds_279_286_news_here_a_sprain_no_one_plans_a_name_given_and_a_stree
     said = [f.statement for f in extract("그리고 언니 엄청난 소식 있어요.. 준혁 씨 이직해요!\n판교에 있는 넥스트페이라는 핀테크 회사인데 "
                                          "개발 실장으로 간대요.", at, "우와")]
     assert any("넥스트페이" in s for s in said)
+
+
+def test_rounds_287_294_a_verbless_day_of_the_story_around_it_results_named_mechanics_and_korean_run_ons():
+    at = datetime(2025, 6, 14, 20, tzinfo=UTC)  # a Saturday
+    # a name with an accent is a name: "Jákup put" is a past, as "Jacob put" is
+    [tyres] = extract("and on thursday Jákup put the winter tyres on the Volvo", at, "nice")
+    assert tyres.when == "2025-06-12"
+    # a sentence with no tense of its own is of the story around it: the sentence before ...
+    dentist = extract("I finally went to the dentist for the tooth!! Wednesday, Dr. Lavoie at the clinic on Masson.", at, "and you?")
+    assert [f.when for f in dentist if f.when] == ["2025-06-11"]
+    # ... or, when that has none, the one after
+    steps = extract("Noa walks!!! Thursday night, 4 steps between the couch and the chair. then she fell and laughed", at, "hi")
+    assert [f.when for f in steps if f.when] == ["2025-06-12"]
+    # ... and what is done with is past ("The move is done!!")
+    [move] = extract("The move is done!! On Saturday, nine hours, three guys and a truck.", at, "so?")
+    assert move.when == "2025-06-07"
+    # ... but a verbless day before a plan is ahead
+    exam = extract("Thursday, the big exam. I will study all night", at, "so?")
+    assert [f.when for f in exam if f.when] == ["2025-06-19"]
+    # a day with no tense in its clause takes the nearest after it, not a later "start"
+    [late] = extract("Thursday the truck of the supplier, Lakeshore, came late, so I start to carry the boxes myself", at, "ok")
+    assert late.when == "2025-06-12"
+    # a test's result, told without whose, is theirs; another's is not
+    assert any("L5-S1" in f.statement for f in extract("and MRI result come. disc hernia L5-S1, it press on nerve", at, "haha ok"))
+    assert not extract("her scan was fine", at, "haha ok")
+    # what a tradesman by name made of "it" goes on with what they just told
+    [hose] = extract("I took the Volvo to the garage. Jákup say it was a hose on the turbo, cracked.", at, "and the car?")
+    assert "hose on the turbo" in hose.statement
+    # Korean 반말 strings its sentences without marks: a plain past ends one, as texting's ~함 does
+    assert any("270만원" in f.statement for f in extract("금요일에 중고로 넘기기로 했어 270만원 받기로 함 12만 키로 탄 거 치고 잘 받았지?", at, "헐"))
+    # a consultation set for a day (상담 잡았어) is ahead, though the setting is past
+    [consult] = extract("목요일에 난임센터 첫 상담 잡았어", at, "어떻게 됐어?")
+    assert consult.when == "2025-06-19"

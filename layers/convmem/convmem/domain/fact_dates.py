@@ -598,7 +598,7 @@ _EN_PARTIAL = re.compile(
     r"|right\s+(?:in|into|at|after|before|on|outside|by|through|as|when)"  # (or where or when exactly: "gave me a shot wednesday right in the joint")
     # (or where to: "me an Lorraine am goin Thursday to the one at the church hall"; not "monday to friday")
     r"|to\s+(?:the|a|an|my|our|his|her|their|see|get|pick|visit|meet)"
-    r"|to\s+(?!(?:" + _WEEKDAY_NAMES + "|" + _MONTH_NAMES + r")\b)[A-Z][a-z]+"  # (or to whom: "sold Saturday to Deacon Hwang")
+    r"|to\s+(?!(?:" + _WEEKDAY_NAMES + "|" + _MONTH_NAMES + r")\b)" + relevance.CAPITALISED + r"+"  # (or to whom: "sold Saturday to Deacon Hwang")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
@@ -626,15 +626,13 @@ _EN_PARTIAL = re.compile(
     r"|\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
     # ... or a name texted small and its past ("monday night yer had kidney stone"), or one written
     # capitalised, and Hawai'i Pidgin's past ("Thursday night Peanut wen bite one bufo", "Thursday Roy took her in")
-    r"|\s+(?:[a-z]{3,12}|[A-Z][a-z]{2,12})\s+(?:had|got|was|went|did|took|came|fell|bit|broke|lost|left|wen\s+[a-z]{2,}|[a-z]{2,}ed)\b"
+    r"|\s+(?:[a-z]{3,12}|" + relevance.CAPITALISED + r"{2,12})\s+(?:had|got|was|went|did|took|came|fell|bit|broke|lost|left|wen\s+[a-z]{2,}|[a-z]{2,}ed)\b"
     # ... or a name written capitalised and what is set for them then ("Monday Helen have surgery", "Friday Jake starts
     # at the depot"): the tense of the rest says which Monday
-    r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)"
-    r"[A-Z][a-z]{2,12}\s+(?:has|have|is|starts|gets|goes|flies|comes|leaves)\b"  # (not the creoles' bare past, "Thursday night Emma start get this bad pain")
+    r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)" + relevance.CAPITALISED + r"{2,12}\s+(?:has|have|is|starts|gets|goes|flies|comes|leaves)\b"  # (not the creoles' bare past, "Thursday night Emma start get this bad pain")
     # ... or a name and a learner's bare verb of what no one sets a day for ("Saturday night Cheikh call me"): its
     # tense is ``_BARE_PAST``'s
-    r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)"
-    r"[A-Z][a-z]{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint"
+    r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)" + relevance.CAPITALISED + r"{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint"
     r"|sprain|twist|hurt|cut|burn|fail|pass|win|quit|hit)\s"
     # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
     r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
@@ -741,7 +739,10 @@ _PAST_EN = re.compile(
     r"take|stop|do\s+(?:it|that|this|dat|dis|am|nothing|anything)\b)\b)[a-z]{2,})"
     # ... and what one could not do ("Sunday he couldnt catch his breath"; "could" alone may be to come), did not do
     # or was not ("first snow thursday and the cx-5 didnt even flinch", "i didnt go to work thursday")
-    r"|\b(?:couldn|didn|wasn|weren|hadn)['\u2019]?t\b",
+    r"|\b(?:couldn|didn|wasn|weren|hadn)['\u2019]?t\b"
+    # ... and what is done with, as news tells it ("The exam is done!! On Tuesday, four hours"), not a day it will be
+    # ("the kitchen is done on friday")
+    r"|(?:(?<=\bis\s)|(?<=\bare\s)|(?<=['\u2019]s\s))(?:all\s+)?(?:done|over|finished)(?=\s*(?:[.!?,]|$))",
     re.IGNORECASE,
 )
 # ("the next day" tells a story's sequence, not the future: "had it on Tuesday and walked the next day";
@@ -791,6 +792,8 @@ _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|�
 # "예정이에요" ...
 _KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡었|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정"
                           r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|잡음|정했|정해|정함)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)"  # (잡었: 전라도 for 잡았)
+                          # (or what is set for the day: "목요일에 ... 난임센터 첫 상담 잡았어", "수술 잡혔어요")
+                          r"|(?:상담|진료|수술|시술|검사|면접|미팅|회의|약속|외래|진찰|접종|촬영|레슨|시승|상견례)\s*(?:을|를|도|은|는|이|가)?\s*(?:잡았|잡었|잡혔|잡음|잡아\s*(?:놨|뒀))"
                           # (a booking made or left standing, a ticket bought: "월요일 오전에 ... 시승 예약해놨어요", "토요일 KTX 표 끊었어")
                           r"|예약\s*(?:했|해\s*(?:놨|놓았|놓음|뒀|두었|둠)|함|완료|걸어\s*(?:놨|뒀))|예매\s*(?:했|해\s*(?:놨|놓았|뒀|두었)|함|완료)"
                           r"|(?:표|티켓|항공권|비행기표|기차표)\s*(?:를|을|도)?\s*(?:끊었|끊어\s*(?:놨|뒀)|끊음)")
@@ -810,7 +813,7 @@ _STATE_BEFORE = {"am", "m", "is", "s", "are", "re", "be", "being", "so", "very",
 
 # Where an English clause ends, for the tense of a date in it ("ive booked lessons 😬 first one is
 # this thursday", "I went on monday and I'm seeing them again on friday").
-_CLAUSE_END = re.compile(r"[,;:.!?()]|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,;:!?()]|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.|\s[-\u2013\u2014]\s|" + EMOJI + r"|\s(?:and|but|so|then)\s", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]{2,}(?<!\bon)(?<!\bOn)")
 # (not pidgin's and Krio's "am", it or him, after a verb: "A buy am on Tuesday", "e come check am")
 _PRESENT_EN = re.compile(r"(?<!['\u2019])\b(?:is|are|(?<!buy\s)(?<!see\s)(?<!fix\s)(?<!check\s)(?<!sell\s)(?<!bring\s)(?<!carry\s)am|isn't|aren't|im|theyre|hes|shes|thats|(?:it|that|he|she|there)['\u2019]s)\b"
@@ -847,6 +850,16 @@ _OPENS_ON_DOING = re.compile(r"(?:^|(?<=[.!?,;:\n])|(?<=[.!?,;:\n]\s))(?:just\s+
                              + _WEEKDAY_NAMES + r"|tomorrow|tmrw|tonight)\b)", re.IGNORECASE)
 
 
+def _marks(text: str, lo: int, hi: int, day: tuple[int, int] = (0, 0)) -> list[tuple[int, bool]]:
+    """The tenses in ``text[lo:hi]``, in order: where each is, and whether it is past (not the ``day`` itself)."""
+    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _OPENS_ON_DOING, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)]
+    # (a past inside what reads to come is part of it, "Shazia's booked us in"; and not the day itself, "this Sat")
+    return sorted([*((a, False) for a, _ in to_come),
+                   *((i, True) for i in _past_at(text, lo, hi) if not day[0] <= i < day[1] and not any(a <= i < b for a, b in to_come))],
+                  # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
+                  key=lambda mark: (mark[0], not mark[1]))
+
+
 def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str | None = None, coming: bool = False) -> bool | None:
     """Whether the English date at ``text[start:end]`` lies in the past: the tense nearest it in
     its own clause (before it, else after it: "ive booked lessons 😬 first one is this thursday",
@@ -856,12 +869,7 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
     has a tense and the day stands alone ("5 August." opening the news). ``coming``: a day that is
     to come unless its own clause says otherwise ("I booked the test!! this Sat, at the centre")."""
     lo, hi = _clause(text, start, end)
-    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _OPENS_ON_DOING, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)]
-    # (a past inside what reads to come is part of it, "Shazia's booked us in"; and not the day itself, "this Sat")
-    marks = sorted([*((a, False) for a, _ in to_come),
-                    *((i, True) for i in _past_at(text, lo, hi) if not start <= i < end and not any(a <= i < b for a, b in to_come))],
-                   key=lambda mark: (mark[0], not mark[1]))
-    # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
+    marks = _marks(text, lo, hi, (start, end))
     ahead = [past for i, past in marks if i < start]
     if ahead or marks:
         return ahead[-1] if ahead else marks[0][1]
@@ -869,6 +877,11 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
         return False
     if earlier is not None:
         return earlier
+    # (else, for a day opening the sentence, the tense nearest after it, in the clauses that follow: "Thursday the truck
+    # of Lakeshore, the distributor, came late ..., so I start to carry the cases")
+    later = _marks(text, hi, len(text)) if re.fullmatch(r"\W*(?:on\s+)?", text[:start], re.IGNORECASE) else []
+    if later:
+        return later[0][1]
     told = next((t for t in (text, asked) if t and (_FUTURE_EN.search(t) or _PRESENT_EN.search(t) or _past_at(t))), None)
     if told is None and not _WORD.search(text[:start] + text[end:]):
         return None  # the day alone: no verb says which way
@@ -883,7 +896,7 @@ _DONE_TO_WHOM = r"his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d"
 # Words that open a sentence and are no one's name texted small ("scanner lad come tuesday", "brownie drop she kids"):
 # the two openers below add their own.
 _OPENS_NO_NAME = "i|we|you|u|they|yall|and|then|so|pls|please|can|will|to|when|if|once|till|until|before|after|as"
-_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom"
+_SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+|(?i:boy|girl|guy|man|woman|lad|kid|son|daughter|husband|wife|dad|mum|mom"
                         r"|somebody|someone|nobody|everybody|everyone))"
                         r"\s+(hit|cut|put|hurt|quit|shut|split|set|let|cost)"
                         r"(?=\s+(?:" + _DONE_TO_WHOM + r"))"
@@ -891,7 +904,7 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|\b(?:I|i|[Ww]e)\s+(hurt|hit)(?=\s+(?:my|our)\s)"
                         # ... and what befell one, its "was" left out as learners and headlines leave it ("Friday night
                         # Belang hit by motor", "he bitten by a dog Sunday")
-                        r"|\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|" + _ONE_THING + r")\s+(hit|bit|bitten|stung|run\s+over|knocked\s+(?:down|over))\s+by\b"
+                        r"|\b(?:[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+|" + _ONE_THING + r")\s+(hit|bit|bitten|stung|run\s+over|knocked\s+(?:down|over))\s+by\b"
                         # ... and "come" after one person or thing, before the day, as the South and the islands say
                         # its past ("the letter come friday", "she come home saturday"); not after when, if or a modal
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bcan\s)(?<!\bwill\s)(?<!\bto\s)(?<!\btill\s)(?<!\buntil\s)(?<!\bonce\s)"
@@ -916,11 +929,11 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|[A-Z][a-z]+|(?i:boy|girl|guy|man|wom
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bonce\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\bto\s)(?<!\blet\s)(?<!\bmake\s)"
                         r"(?<!\bhelp\s)(?<!\bsee\s)(?<!\bwatch\s)(?<!\bhear\s)"
                         r"\b(?:[Hh]e|[Ss]he|(?!(?:We|You|They|Then|And|But|So|Please|Pls|Must|Can|Will|Let|Just|Maybe|Hope|Don|Didn|Did"
-                        r"|Should|Could|Would|Might|May|Gonna|Wanna|Gotta|Need|The|This|That|When|If|What|Why|How|Who|Where)\b)[A-Z][a-z]+)"
+                        r"|Should|Could|Would|Might|May|Gonna|Wanna|Gotta|Need|The|This|That|When|If|What|Why|How|Who|Where)\b)" + relevance.CAPITALISED + r"+)"
                         r"\s+(lose|break|win|fail|crash|fall|die|pass\s+away)(?=\s)"
                         # ... and "done" for "did", as the South, Ireland and the islands say it ("they done the surgery
                         # Monday", "we done the fence Tuesday"; not "we done with it", a state)
-                        r"|\b(?:I|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|[A-Z][a-z]+)\s+(done)(?=\s+(?:" + _DONE_TO_WHOM + r"|that|this|those|these)\b)"
+                        r"|\b(?:I|[Ww]e|[Tt]hey|[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+)\s+(done)(?=\s+(?:" + _DONE_TO_WHOM + r"|that|this|those|these)\b)"
                         # ... and one opening the sentence with its "I" left out, done by oneself ("put the new clutch in
                         # the rover myself on wednesday"): an order or a plan is not told with "myself"
                         r"|(?:^|(?<=[.!?\n])\s*)((?i:put|cut|set|fit|shut|hit))(?=\s[^.!?\n]*\b(?i:myself|meself|masel|ourselves)\b)")
@@ -947,7 +960,7 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 # after whatever makes a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
 _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
                         r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
-                        r"(?:[Hh]e|[Ss]he|(?-i:[A-Z][a-z]{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|[A-Z][a-z]{2,})"
+                        r"(?:[Hh]e|[Ss]he|(?-i:" + relevance.CAPITALISED + r"{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|" + relevance.CAPITALISED + r"{2,})"
                         # (or a name texted small, opening its line or sentence, or the news: "brownie drop she kids wednesday
                         # night", "other news, joe buy a snowmachine on thursday!"; not a word texted short, "ill email it monday")
                         r"|(?:^|(?<=\n)|(?<=[.!?]\s)|(?<=news,\s)|(?<=news:\s)|(?<=day\s))(?!(?:" + _OPENS_NO_NAME + r"|dem|dey|den|dat|dis|yuh|unu|wi|ill|ive|id|im"
@@ -1112,6 +1125,16 @@ def only_a_weekday(sentence: str) -> bool:
     """Whether a sentence only names a weekday, or its part of the day ("Saturday.", "friday!", "Thursday night.",
     "saturday 😢")."""
     return _ONLY_A_WEEKDAY.fullmatch(sentence) is not None
+
+
+# A weekday opening a sentence, set off by its comma, before what happened then ("Wednesday, Dr. Lavoie at the GMF").
+_OPENS_ON_A_WEEKDAY = re.compile(r"(?i:on\s+)?(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)\s*,")
+
+
+def opens_on_a_weekday(sentence: str) -> bool:
+    """Whether a sentence opens on a weekday, or its part of the day, set off by a comma ("Wednesday, Dr. Lavoie at
+    the GMF on Masson", "Thursday night, 4 steps between the couch and Sophie")."""
+    return _OPENS_ON_A_WEEKDAY.match(sentence) is not None
 
 
 def only_a_holiday(sentence: str) -> bool:
@@ -1593,14 +1616,14 @@ def _parso(m: re.Match[str]) -> str:
     """The day ``m`` (``_PARSO``) names, written as English says it: its own clause to come ("parso we
     are driving"), else a past in it or in the news just before it ("got robbed. Parso night")."""
     before = re.split(r"[.!?\n]\W*(?=\w)", m.string[: m.start()].rstrip(" .!?\n"))[-1]
-    if _tells_to_come(m[1]):
+    if tells_to_come(m[1]):
         return _as_written("the day after tomorrow", m)
     if tells_a_past(m[1]) or tells_a_past(before):
         return _as_written("the day before yesterday", m)
-    return _as_written("the day after tomorrow", m) if _tells_to_come(before) else m[0]
+    return _as_written("the day after tomorrow", m) if tells_to_come(before) else m[0]
 
 
-def _tells_to_come(text: str) -> bool:
+def tells_to_come(text: str) -> bool:
     """Whether an English ``text`` has a verb of what is to come or going on ("we are driving")."""
     return any(ahead.search(text) for ahead in (_FUTURE_EN, _ABOUT_DOING, _PRESENT_EN))
 

@@ -373,6 +373,28 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
                        # English texting ends one with an emoji instead of a mark ("all week 😂 Tell him...")
                        r"|(?<=" + fact_dates.EMOJI + r")\ufe0f?\s+(?=" + relevance.UPPER + r")")
+# 반말 texting strings its sentences without marks: a plain past ends one, as a plan made in texting's ~함 does
+# ("금요일에 헤이딜러로 넘기기로 했어 270만원 받기로 함 12만 키로 탄 거 치고"); not before a word that quotes it or goes on
+# with it ("했어 라고", "먹었어 했더니", "멋있어 보이긴": not 있 or 겠), nor before a word alone after it ("죽녹원 갔다왔어
+# 수요일날") or a phrase that only says more of it ("목걸이 같이 골랐어 작은 하트 목걸이": what follows ends on no
+# predicate, ``_KO_PREDICATE_END``), nor in a question asked without its mark ("돈 얼마 들었어 한 10만원?": ``_KO_ASKING``)
+_KO_RUN_ON = re.compile(r"(?:(?<=[" + fact_dates.KO_PAST_SYLLABLES + r"]어)|(?<=기로\s함)|(?<=기로함))[ \t]+(?=[가-힣\d]\S*[ \t]+\S)"
+                        r"(?![왔오와온올하해했치카캐그이라보])")
+_KO_ASKING = re.compile(r"(?<![가-힣])(?:얼마|뭐|뭘|언제|어디|누구|누가|왜|어떻게|어케|몇|무슨|어느)")
+_KO_PREDICATE_END = re.compile(r"[가-힣](?:다|어|요|음|함|지|네|냐|까|래|대|죠|야|게|께|자|라|니|데|여|유|댜|제|나)[\s~^ㅋㅎㅠㅜ]*$")
+
+
+def _ko_run_ons(text: str) -> str:
+    """``text`` with a line break where a Korean sentence ends without its mark (``_KO_RUN_ON``)."""
+    out, start = [], 0
+    for m in _KO_RUN_ON.finditer(text):
+        if (not _KO_ASKING.search(re.split(r"[.!?\n]", text[start:m.start()])[-1])
+                and _KO_PREDICATE_END.search(re.split(r"[.!?\n]", text[m.end():])[0])):
+            out.append(text[start:m.start()])
+            start = m.end()
+    return "\n".join([*out, text[start:]])
+
+
 _EMOJI_END = re.compile(fact_dates.EMOJI + r"\ufe0f?$")
 # A numbered list in a message ("Two big news: 1) Larissa's visa was approved ... 2) I passed my
 # probation!"): each item is a sentence of its own, without its number.
@@ -729,7 +751,7 @@ _POINTS_BACK = re.compile(r"^(?:it|it's|its|that|that's|this|these|those|she|he|
                           # ... or what it is put first, as Welsh puts it ("Hooker he is, so he was at the back of it", "Non her name is")
                           + r"|(?!(?i:how|what|who|where|why|when|that|this|there|here|whatever|however|wherever)\b)[A-Za-z]+(?:\s+[a-z]+)?"
                           r"\s+(?:he|she|it|they)\s+(?:is|was|are|were)(?=\s*[,.!]|\s*$|\s+(?:so|and|but)\b)"
-                          + r"|[A-Z][a-z]+\s+(?:his|her|their)\s+name\s+(?:is|was)\b"
+                          + r"|" + relevance.CAPITALISED + r"+\s+(?:his|her|their)\s+name\s+(?:is|was)\b"
                           # ... or its name, the subject left out ("I open Etsy shop!! name is CaspianKilimNY")
                           + r"|name\s+(?:is|was)\b)\b",
                           re.IGNORECASE)
@@ -1696,7 +1718,7 @@ _A_PAST = "it was"  # (a past for ``fact_dates.resolve`` to read a sentence's te
 # she jump on the table", "Ram transmission die on thursday"): the missing -s shows a learner, who tells the past so;
 # its tense is the message's. (Not "I" or "we":
 # "we drive to Leeds on Sunday" is a plan as natives say it; nor what is had, wanted or started.)
-_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|[A-Z][a-z]{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
+_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|" + relevance.CAPITALISED + r"{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
                    r"(?!(?:have|need|want|can|will|would|should|must|may|might|gonna|wanna|got|is|was|do|did|go|come|start|begin"
                    r"|finish|work|think|hope|know|like|love|see|feel|stay|leave|fly|move|get|pick|visit"
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
@@ -1756,7 +1778,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     # (lines numbered as a list are items, as "1)" are: "1. 차주 수요일 하노이 출장\n2. 협력사 실사"; not one answer, "11. Still U11")
     listed, items = _LINE_NUMBER.subn(r"\1\2) ", text)
     listed = listed if items > 1 else text
-    sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_emoji_breaks(_dictated(listed, theirs | others), heard))
+    sentences = [_ITEM_NUMBER.sub("", s) for part in _SENTENCE.split(_ko_run_ons(_emoji_breaks(_dictated(listed, theirs | others), heard)))
                  for s in _ITEM.split(part)]
     # (written in 하게체, by its words or by three sentences ending in ~네: its ~네 tells)
     hage = bool(_KO_HAGE.search(text)) or sum(bool(_KO_NE.search(s)) for s in sentences) >= 3
@@ -1821,6 +1843,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 # or the sentence itself: "She start at Lindenhof on monday and whole week went good")
                 tense_of = _A_PAST if _BARE_DEED.search(sentence) and (news_of_theirs or any(
                     fact_dates.tells_a_past(s) or (s is not raw and _A_PAST_DAY.search(s)) for s in sentences)) else None
+                if tense_of is None and fact_dates.opens_on_a_weekday(sentence) and not _SUBJECT_OR_VERB.search(sentence):
+                    # (a day set off before what happened then, with no verb, is of the story around it, the sentence
+                    # before, else one after: "I finally went to the doctor for the wrist!! Wednesday, Dr. Lavoie at the
+                    # GMF", "Noémie walks!!! Thursday night, 4 steps between the couch and Sophie. Her first steps!!
+                    # then she fell")
+                    tense_of = next((s for s in (*sentences[max(0, n - 1):n], *sentences[n + 1:n + 3])
+                                     if fact_dates.tells_a_past(s) or fact_dates.tells_to_come(s)), None)
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
@@ -1849,7 +1878,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                # 청혼했어요")
                or (news_of_theirs and not _KO_REACTION.search(sentence) and not _OTHER_PARTY.search(sentence))
                ) and (answers or not _ko_their_topic(sentence, suggested, theirs, 1)) if korean else ((
-            _FIRST_PERSON.search(sentence) or _begins_with(sentence, _SUBJECT_DROPPED, _EXPERT_TOLD_THEM)
+            _FIRST_PERSON.search(sentence) or _begins_with(sentence, _SUBJECT_DROPPED, _EXPERT_TOLD_THEM, _RESULT_CAME)
             or (when is not None and (mine or _TEXTED.match(sentence))) or answers
             or _KIN_NAME.match(sentence) or _names_one_of(sentence, theirs) or news_of_theirs
             or ((tells_own or _CRIED_OUT.search(raw)) and _named_news(sentence, others, heard)))
@@ -2035,13 +2064,17 @@ _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\
                           r"|started|referred|upped|increased|changed|checked)\b"  # (and by name: "vet Dr. Gajdoš said heart is little weak")
                           # ... or a firm of tradesmen by its name, and what it did ("Cajun Cool Air came out and said the
                           # compressor gone", "Mokgosi Motors in Gaborone West did the clutch kit", "Darius from DK Motors say is clutch")
-                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][a-z]+\s+(?:from|at)\s+)?(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
+                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:" + relevance.CAPITALISED + r"+\s+(?:from|at)\s+)?(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
                           r"|Cooling|Air|Roofing|Repairs?|Services|Removals|Builders|Glass|Tyres|Tires|Towing|Mechanics|Appliances|HVAC))"
                           r"(?:\s+(?:in|from|on)\s+(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?))?"
                           r"\s+(?:came|come|said|says|say|told|tell|quoted|fixed|replaced|did|found|towed|installed|sent|put)\b"
                           # ... or what the one just named said, its subject left out ("the travelling vet came thru last
                           # week, dr bev. says moose has arthritis in both hips")
-                          r"|^(?:(?:and|but|so|then)\s+)?(?:says|said)\s+(?!(?:you|u|ya|i|me)\b)\w", re.IGNORECASE)
+                          r"|^(?:(?:and|but|so|then)\s+)?(?:says|said)\s+(?!(?:you|u|ya|i|me)\b)\w"
+                          # ... or anyone by name, of "it", the thing just told ("and the Volvo is fixed. Jákup say it was a
+                          # hose on the turbo")
+                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:" + relevance.CAPITALISED + r"+)\s+(?:said|says|say|told\s+(?:me|us))\s+(?:that\s+)?(?:it|its|it's|it\u2019s)\b",
+                          re.IGNORECASE)
 # ... and news the visitor had from one of them, or from a school, bank or office of theirs, the
 # visitor unsaid ("dr hebert called. its basal cell", "the school called.", "and the feet, the doctor
 # say plantar fasciitis"): whose matter it is the message does not say; theirs, as the call was.
@@ -2049,6 +2082,12 @@ _EXPERT_TOLD_THEM = re.compile(r"^(?:(?:and|but|so|then|now|finally)\s+)?(?:the\
                                r"|school|bank|hospital|clinic|surgery|pharmacy|agency|landlord|insurance|insurers|council|garage|lab)"
                                r"\s+(?:finally\s+|just\s+)?(?:said|says|say|told|called|rang|phoned|rung|emailed|texted|wrote)\b"
                                r"(?!\s+(?:you|u|ya|him|her|them)\b)", re.IGNORECASE)
+# ... and so is what a test of theirs found, told without whose ("and MRI result come. disc hernia L5-S1",
+# "Result is partial tear of rotator cuff", "bloods came back fine"): not another's ("her scan"), nor one asked after.
+_RESULT_CAME = re.compile(r"^(?:(?:and|but|so|then|now|finally|ok|okay)\s+)?(?:the\s+|my\s+|our\s+)?"
+                          r"(?:(?:(?:MRI|CT|scan|x-?ray|biopsy|blood|bloods|blood\s+work|bloodwork|labs?|tests?|ultrasound|ECG|EKG|echo|mammogram"
+                          r"|colonoscopy|endoscopy|EMG|PET)\s+){1,2}(?:results?\s+|report\s+)?|results?\s+)"
+                          r"(?:is|are|was|were|came|come|comes|show|shows|showed|say|says|said|back)\b(?![^.!?]*\?)", re.IGNORECASE)
 
 
 def _says_two_things(content: list[str]) -> bool:
