@@ -4037,3 +4037,23 @@ def test_rounds_287_294_a_verbless_day_of_the_story_around_it_results_named_mech
     # a consultation set for a day (상담 잡았어) is ahead, though the setting is past
     [consult] = extract("목요일에 난임센터 첫 상담 잡았어", at, "어떻게 됐어?")
     assert consult.when == "2025-06-19"
+
+
+def test_rounds_295_302_a_day_before_its_verb_a_day_before_i_the_i_of_a_name_and_jeolla_pasts():
+    mon, wed = datetime(2025, 6, 16, 20, tzinfo=UTC), datetime(2025, 6, 18, 20, tzinfo=UTC)
+    # a weekday before its verb and then its subject, as Italian and German order it, is a day, and no one's name
+    assert fact_dates.resolve("other thing, Thursday come the inspector for the control", mon)[1] == "2025-06-19"
+    assert fact_dates.resolve("first the bad one. Saturday the Vito break down on the B10", mon)[1] == "2025-06-14"
+    # ... and after a comma, before "I"
+    assert fact_dates.resolve("ok. I book the flight now, Friday I fly", mon)[1] == "2025-06-20"
+    # a weekday between the doctor and what he said is the day he said it
+    assert fact_dates.resolve("but the knee doctor monday said its a torn meniscus", wed)[1] == "2025-06-16"
+    # the "i" of a name ("cama-i") is no "I"
+    [dance] = extract("cama-i this weekend!! ayaprun dancing friday night with her school group", wed, "fair lol")
+    assert "Cama-i" in dance.statement
+    # 전라도 tells a past in ~었어라: no order
+    [kimchi] = extract("어제 소안도 들어가서 김장했어라", wed, "잘 지내?")
+    assert kimchi.when == "2025-06-17"
+    # ... and a surgery set (잡힘) for a day is ahead
+    [surgery] = extract("아빠 수술 목요일로 잡힘", mon, "청주는 다녀왔냐")
+    assert surgery.when == "2025-06-19"

@@ -601,6 +601,7 @@ _EN_PARTIAL = re.compile(
     r"|to\s+(?!(?:" + _WEEKDAY_NAMES + "|" + _MONTH_NAMES + r")\b)" + relevance.CAPITALISED + r"+"  # (or to whom: "sold Saturday to Deacon Hwang")
     r"|out|up|down|off|over|back|for|till|til|until|then|too|again|in|lol|haha|about|bout|finally|already|as well|first thing"
     r"|(?!(?:need|feed|seed|speed|bleed|breed|proceed|succeed|exceed|red|bed|wed)\b)[a-z]{2,}ed"  # (a past after it: "the MRI friday showed a disc")
+    r"|said|told|gave|sent|found|took|saw"  # (... or one not in -ed: "the knee doctor monday said its a torn meniscus")
     r"|a-[a-z]+in[g'\u2019]?|(?!(?:coming|going|nothing|something|everything|anything)\b)[a-z]{2,}in[g'\u2019]?)\b"  # ("starts monday out at the rink", "did it monday liftin the bike")
     r"|\s+" + relevance.CAPITALISED + r"+\s*[!,]"  # (or the listener's name after it: "got the car Wednesday Morag!")
     r"|" + _HOUR_OR_ARROW + r"))"  # (or its hour: "we land saturday 11:40 at night", "fly friday 6am", "landed tues 2200";
@@ -621,8 +622,11 @@ _EN_PARTIAL = re.compile(
     r"|" + _DAY_IS_SUBJECT_OF + r"(?!\s+(?:(?i:the)\s+)?(?i:" + _HOLIDAY_NAMES + r")\b))\b"
     # ... or a clause of what happened then ("Saturday night when that storm come thru", "Sunday the maple dropped a limb")
     r"|\s+(?:when|the|it|its|it['\u2019]s|that|there|everyone|everybody|somebody|someone|nobody"
-    r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+(?:[a-z]|[A-Z]{2})"  # ("friday night a man in bed 12 code", "thursday night one of my
-    # patients fell", "and tuesday the AC in the shop died")
+    r"|an?(?!\s+(?:week|fortnight)\b)|one\s+of)\s+(?:[a-z]|[A-Z])"  # ("friday night a man in bed 12 code", "thursday night one of my
+    # patients fell", "and tuesday the AC in the shop died", "Saturday the Vito break down on the B10")
+    # ... or what came then, its subject after it, as Italian and German order it ("Thursday come the Gesundheitsamt
+    # for the control", "Wednesday come a Turkish man from Bad Cannstatt")
+    r"|\s+(?:come|comes|came|arrive|arrives|arrived)\s+(?:the|a|an|my|our|his|her|their)\s"
     r"|\s+at\b"  # ("Tuesday night at like 11:30 Apá's phone rang", "satdy at the fair the burner quit")
     # ... or a name texted small and its past ("monday night yer had kidney stone"), or one written
     # capitalised, and Hawai'i Pidgin's past ("Thursday night Peanut wen bite one bufo", "Thursday Roy took her in")
@@ -645,8 +649,8 @@ _EN_PARTIAL = re.compile(
     # or the holiday before it ("joining on 17 March, Monday", "keys 30th, Friday at 3pm") nor one of a list
     # (and after ", and": "coughing bad all week, and Thursday night she couldn't catch her breath")
     r"|(?:(?<=[a-z],\s)(?<![Dd]ay,\s)(?<!\dst,\s)(?<!\dnd,\s)(?<!\drd,\s)(?<!\dth,\s)|(?<=[a-z],\sand\s)(?<![Dd]ay,\sand\s))(?=(?:" + _WEEKDAY_NAMES + r")"
-    r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:at|i|we|he|she|they|my|our|me and|when|the|it|its|it['\u2019]s|there"
-    r"|on\s+(?:the|my|our|his|her|their)\s+way)\b)"
+    r"(?:\s+(?:" + _DAYPART + r"))?\s+(?:at|[iI]|we|he|she|they|my|our|me and|when|the|it|its|it['\u2019]s|there"
+    r"|on\s+(?:the|my|our|his|her|their)\s+way|(?:come|comes|came|arrive|arrives|arrived)\s+(?:the|a|an|my|our|his|her|their))\b)"
     # ... or the day of a visit ("a guy came by friday with an offer"; "by friday" alone is a deadline)
     r"|(?<=\bcame\sby\s)|(?<=\bcome\sby\s)|(?<=\bstopped\sby\s)|(?<=\bdropped\sby\s)|(?<=\bswung\sby\s)|(?<=\bpopped\sby\s)"
     # ... or the day something has lasted since, wherever it stands ("Since Monday my father is in the Spital Interlaken")
@@ -673,7 +677,7 @@ _EN_PARTIAL = re.compile(
     r"(?!,?\s+(?:(?:the\s+)?\d{1,2}(?:(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:" + _MONTH_BY_DAY + r")\b)|(?:" + _MONTH_BY_DAY + r")\s+\d))"
 )
 # A day something is set to, put off to or moved to ("24일로 미뤘어", "토요일로 정함").
-_KO_SET_TO = r"로\s*(?:다시\s*)?(?:미뤘|미뤄|미룸|밀렸|밀려|밀림|바뀌|바꼈|바꿨|바꿈|변경|연기|당겨|당겼|당김|잡혔|잡았|잡음|정했|정함|옮겼)"
+_KO_SET_TO = r"로\s*(?:다시\s*)?(?:미뤘|미뤄|미룸|밀렸|밀려|밀림|바뀌|바꼈|바꿨|바꿈|변경|연기|당겨|당겼|당김|잡혔|잡힘|잡았|잡음|정했|정함|옮겼)"
 # (a weekday that comes every week, "매주 토요일에", "격주 화요일에", is no one day; nor one that names
 # the day of the month before it, "23일 수욜": that day is the one)
 _KO_PARTIAL = re.compile(r"(?<![년\d])(?<!년 )(?P<m>\d{1,2})월\s*(?P<d>\d{1,2})일"
@@ -790,7 +794,7 @@ _KO_AHEAD = re.compile(r"[" + ending_in(8) + r"]\s*(?:거|게|께|래|까|수|�
                        r"|려고|려구|겠|예정|로\s*(?:당김|미룸|바뀜|바꿈|변경|연기)")  # (or a plan moved: "7일로 당김")
 # A plan made is past, the day it is for is not: "하기로 했어요", "날짜 잡았어요", "예약했어요",
 # "예정이에요" ...
-_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡었|잡혔|정했)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정"
+_KO_PLANNED = re.compile(r"기로\s*(?:했|혔|하|함|결정)|로\s*(?:잡았|잡었|잡혔|잡힘|잡음|정했|정함)|날짜\S{0,2}\s*(?:나왔|나옴|떴)|예정"
                           r"|(?:날짜|일정|예약|일로|요일로)\S{0,2}\s*(?:잡았|잡었|잡혔|잡아|잡음|정했|정해|정함)|(?<![가-힣])날\s*(?:잡았|잡었|잡혔)"  # (잡었: 전라도 for 잡았)
                           # (or what is set for the day: "목요일에 ... 난임센터 첫 상담 잡았어", "수술 잡혔어요")
                           r"|(?:상담|진료|수술|시술|검사|면접|미팅|회의|약속|외래|진찰|접종|촬영|레슨|시승|상견례)\s*(?:을|를|도|은|는|이|가)?\s*(?:잡았|잡었|잡혔|잡음|잡아\s*(?:놨|뒀))"
@@ -959,7 +963,8 @@ _LIKENED = re.compile(r"\b(?:like|as)\s+(?:[\w'\u2019]+\s+){1,2}$", re.IGNORECAS
 # that names a weekday (``_BARE_DAY``; not the verbs that tell a timetable: start, finish, leave). Not
 # after whatever makes a verb bare ("let Tiger eat", "will Natasha have", "Gary and Tiger eat": more than one).
 _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then|There|Here|And|But|So|When|Where|Why|How|Please|Must"
-                        r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both)\b)"
+                        r"|Will|Can|Could|Should|Would|Might|May|Also|Just|Still|Never|Always|Did|Does|Do|Let|Make|Only|Even|All|Some|Both"
+                        r"|" + _WEEKDAY_NAMES + r")\b)"  # (nor the day, its verb before its subject: "Thursday come the Gesundheitsamt")
                         r"(?:[Hh]e|[Ss]he|(?-i:" + relevance.CAPITALISED + r"{2,})(?<!s)|(?-i:[A-Z]{2,5})|(?i:the|de|di|my|me|mi|our|his|her|one)\s+(?:[a-z]{3,}(?<!s)|" + relevance.CAPITALISED + r"{2,})"
                         # (or a name texted small, opening its line or sentence, or the news: "brownie drop she kids wednesday
                         # night", "other news, joe buy a snowmachine on thursday!"; not a word texted short, "ill email it monday")

@@ -452,11 +452,11 @@ _HOLLOW = {
     "이", "그", "저", "제", "정말", "너무", "진짜", "그냥", "좀", "많이", "것", "거", "같아요", "있어요", "했어요",
 }
 _THIRD_PERSON = [
-    # (texting writes "i": "i rolled my ankle")
+    # (texting writes "i": "i rolled my ankle"; not the "i" of a name, "cama-i")
     (re.compile(r"\b[Ii] am\b"), "they are"), (re.compile(r"\b[Ii] was\b"), "they were"), (re.compile(r"\bI'm\b", re.I), "they're"),
     (re.compile(r"\bim\b", re.I), "they're"), (re.compile(r"\bive\b", re.I), "they've"),  # ... and "im", "ive"
     (re.compile(r"\bI've\b", re.I), "they've"), (re.compile(r"\bI'd\b", re.I), "they'd"), (re.compile(r"\bI'll\b", re.I), "they'll"),
-    (re.compile(r"\b[Ii]\b(?!\.e\.)"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
+    (re.compile(r"(?<!-)\b[Ii]\b(?!\.e\.)(?!-)"), "they"), (re.compile(r"\bmyself\b", re.I), "themselves"), (re.compile(r"\bmy\b", re.I), "their"),
     (re.compile(r"(?<!\bthe )(?<!\bsalt )(?<!\bcoal )(?<!\bgold )\bmine\b", re.I), "theirs"), (re.compile(r"\bme\b", re.I), "them"),
 ]
 _RELATIONS = (
@@ -589,8 +589,9 @@ _REQUEST = re.compile(
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|부탁드립니다|축하해|축하해요|축하드려요|축하드립니다"
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|(?<=[가-힣])놔|주고요|주시고요|마세요|말아요|말구요|말고요"
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
-    # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라")
-    r"|해라|어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|놔라|(?<![가-힣])사라|타라"
+    # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라"; not after a past,
+    # as 전라도 tells one: "어제 소안도 들어가서 김장했어라")
+    r"|해라|(?<![" + fact_dates.KO_PAST_SYLLABLES + r"])어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|놔라|(?<![가-힣])사라|타라"
     # (... as 제주 and 충청 say 해라 and 마라: "이해허라", "걱정허지 말라"; not a noun's 허 before 라, "장롱면허라")
     r"|(?<![면특])허라|말라"
     # (... and as 전라도 and 경상도 say it: "츄르 하나씩 주라", "고생했다 해주쇼", "그렇게 꼬셔보쇼")
