@@ -4057,3 +4057,30 @@ def test_rounds_295_302_a_day_before_its_verb_a_day_before_i_the_i_of_a_name_and
     # ... and a surgery set (잡힘) for a day is ahead
     [surgery] = extract("아빠 수술 목요일로 잡힘", mon, "청주는 다녀왔냐")
     assert surgery.when == "2025-06-19"
+
+
+def test_rounds_303_310_a_learners_day_told_by_its_outcome_a_bare_perfect_and_what_stopped():
+    at = datetime(2025, 6, 14, 20, tzinfo=UTC)  # a Saturday
+    # a day with no tense of its own, then what came of it in a learner's bare verbs, is gone
+    [test] = extract("on thursday i go for new blood test to doctor Vujović. he look papers and he smile. he say keep like this", at, "and you?")
+    assert test.when == "2025-06-12"
+    [kitten] = [f for f in extract("on Thursday after shift I take garbage out and small kitten crying near dumpster\n"
+                                   "I put in box, bring home. Nigina first say no, then she give him milk", at, "hi") if f.when]
+    assert kitten.when == "2025-06-12"
+    # ... but not before a plan ("she will fix"), nor what is had on a day
+    [dentist] = extract("on friday I go to the dentist. she will fix the tooth", at, "hi")
+    assert dentist.when == "2025-06-20"
+    assert fact_dates.resolve("Tuesday I have dinner with the boss", at)[1] == "2025-06-17"
+    # a learner's perfect of a bare verb is done
+    assert fact_dates.resolve("Monday I have send all the papers for the permit", at)[1] == "2025-06-09"
+    # what stopped, its -ed left off, after ", and", is gone; as is what a thing hit ("one" for "an")
+    assert fact_dates.resolve("Tuesday evening, in the middle of the service, the queue until the door, and the fryer stop.", at)[1] == "2025-06-10"
+    assert fact_dates.resolve("Tuesday the scooter hit one ice ridge over by the lake", at)[1] == "2025-06-10"
+    # a day after a full stop, before "her", opens a sentence of its own ("I want tell today. on Wednesday night her heart bad")
+    heart = extract("I want tell today. on Wednesday night her heart bad, pressure 190, Behruz take her to hospital", at,
+                    "how is mama? Behruz told me she was in hospital??")
+    assert any("Wednesday 11 June 2025" in f.statement for f in heart)
+    # a figure with its thousands comma goes on with the Korean fact before it ("1,050만 원 받았네")
+    sold = extract("송도 오토갤러리라는 중고차 상사에 넘겼네. 1,050만 원 받았네. 처음엔 1,200 부르더니 키로수 보고 깎더구먼. "
+                   "그래도 8년을 같이 다닌 차라 서운하더군.", at, "헌 차는 팔았나")
+    assert any("1,050만" in f.statement for f in sold)

@@ -896,7 +896,7 @@ def _tense_at(text: str, start: int, end: int, earlier: bool | None, asked: str 
 # past ("Gabe hit his first home run", "she cut her hair"; "they hit the road" may be either).
 # (one thing of theirs, not many: "the letter", "my engine"; and what a deed is done to: "his", "a", "me")
 _ONE_THING = r"(?i:the|my|our|his|her|their)\s+[a-z]+(?<!s)"
-_DONE_TO_WHOM = r"his|her|its|it|a|an|the|my|our|their|him|me|us|them|\d"
+_DONE_TO_WHOM = r"his|her|its|it|a|an|the|my|our|their|him|me|us|them|one|\d"  # ("one", a learner's "a": "the scooter hit one ice ridge")
 # Words that open a sentence and are no one's name texted small ("scanner lad come tuesday", "brownie drop she kids"):
 # the two openers below add their own.
 _OPENS_NO_NAME = "i|we|you|u|they|yall|and|then|so|pls|please|can|will|to|when|if|once|till|until|before|after|as"
@@ -946,7 +946,10 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+|(?i:
 # The present perfect of a deed, as learners tell one done on a day ("I have been at the doctor on
 # Friday", German's "ich war"/"ich bin gewesen"): past, though "have" reads present.
 _PERFECT = re.compile(r"(?<!will )(?<!ll )(?<!would )(?<!could )(?<!should )(?<!must )(?<!might )\b(?:have|has|[Ii]['\u2019]?ve|we['\u2019]?ve)\s+(?:just\s+|already\s+|also\s+)?"
-                      r"(?:been|seen|done|gone|eaten|taken|given|spoken|written|met|had)\b", re.IGNORECASE)
+                      r"(?:been|seen|done|gone|eaten|taken|given|spoken|written|met|had"
+                      # (and a learner's perfect of the bare verb: "Monday I have send all the papers", "Tuesday I have receive
+                      # the first delivery")
+                      r"|send|receive|buy|sell|give|take|bring|write|speak|tell|find|make)\b", re.IGNORECASE)
 
 
 # What follows a deed done to something ("picked it up", "booked the flights"): a verb, not a state.
@@ -976,7 +979,8 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?-i:[a-z]{3,12})(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
-                        r"|come|fail|email|see|sprain|twist|hurt|quit|stop(?=\s+work))"  # (what gave out: "On Thursday boiler stop working")
+                        r"|come|fail|email|see|sprain|twist|hurt|quit|stop(?=\s+work|\s*[.!,]))"  # (what gave out: "On Thursday boiler stop working",
+                        # "Tuesday evening, in the middle of the service, ..., and the fryer stop.")
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
                         r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(?P<own>buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"
@@ -1008,8 +1012,9 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
         before = re.findall(r"[\w'&]+", text[: m.start()].lower())
         opens = max(text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
         closes = min([i for i in (text.find(c, m.end()) for c in ".!?;\n") if i >= 0] or [len(text)])
-        # ("and" makes a name's verb bare, "Gary and Tiger eat", not "I"'s or "we"'s: "... drop and we rush she to milton cato")
-        makes_bare = _MAKES_BARE - {"and"} if m.lastgroup == "own" else _MAKES_BARE
+        # ("and" makes a name's verb bare, "Gary and Tiger eat", not "I"'s or "we"'s: "... drop and we rush she to milton cato";
+        # nor one after a comma, opening a clause of its own: "..., the queue until the door, and the fryer stop.")
+        makes_bare = _MAKES_BARE - {"and"} if m.lastgroup == "own" or re.search(r",\s+and\s+$", text[:m.start()]) else _MAKES_BARE
         if (_BARE_DAY.search(text, opens, closes) and not set(before[-2:]) & makes_bare
                 and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))

@@ -340,7 +340,7 @@ _ON_THE_DAY = r"\s+(?:(?:to|with|for|at)\s+[\w'-]+,?\s+)?(?:on|last)\s+" + _WEEK
 _NOT_AN_END = ("".join(rf"(?<!\b{t}\.)" for t in ("Mrs", "Mr", "Ms", "Dr", "St", "Sr", "Sra", "Jr", "Prof", "Mt"))
                + r"(?!(?<=[!?])" + _ON_THE_DAY + r")"
                # (... after a full stop, unless its own clause follows: "they called me back. on Tuesday I have the interview")
-               + r"(?!(?<=[.])" + _ON_THE_DAY + r"(?!\s+(?:(?i:morning|afternoon|evening|night)\s+)?(?:I|i|we|he|she|they|my|our)\b))")
+               + r"(?!(?<=[.])" + _ON_THE_DAY + r"(?!\s+(?:(?i:morning|afternoon|evening|night)\s+)?(?:I|i|we|he|she|they|my|our|his|her|their)\b))")
 _PAST_SYLLABLES = fact_dates.ending_in(20)  # (final ㅆ: 했, 갔, 꿨)
 _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠음])\.\s*"
                        # (and a Korean surprise trailing off: "강태윤 디제이님 하차라니… 나 게스트 갔을 때 ...")
@@ -741,7 +741,7 @@ _TEXTED_PRONOUNS = "hes|shes|thats|theyre|theres"
 # A sentence goes on about the previous one when it opens by pointing back at it ("It was so
 # powerful."); one that opens with someone's name may be about the other party.
 _GOES_ON = re.compile(r"^(?:it|it's|its|is|was|that|that's|this|these|those|they|they're|there|he|she|his|her|the|everyone|" + _TEXTED_PRONOUNS + "|"
-                      r"everybody|so|and|but|then|plus|also|now|still|[가-힣]|\d+\s*[가-힣])", re.IGNORECASE)  # ("1학년 3반이고")
+                      r"everybody|so|and|but|then|plus|also|now|still|[가-힣]|\d[\d,.]*\s*[가-힣])", re.IGNORECASE)  # ("1학년 3반이고", "1,050만 원 받았네")
 # A sentence that opens with a pronoun standing for what was just told ("She gave it to me when
 # I was young", "It stands for love") says more about it, even when it speaks of them too: it joins
 # the previous fact, so the thing it names and what is said of it are recalled together.
@@ -1725,6 +1725,34 @@ _BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|" + relevance.CAP
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
                    r"[a-z]{3,}(?<!ing)(?<!ed)(?<!s)\b(?=\s+(?:it|him|her|them|me|us|the|a|an|my|his|our|their|on|in|up|out|half|\d))")
 _BARE_DEED = re.compile(_BARE_DEED_VERB + r"(?=[^.!?\n]*" + _WEEKDAY + ")|" + _WEEKDAY + r"[^.!?\n]*?" + _BARE_DEED_VERB, re.MULTILINE)
+_BARE_WEEKDAY = re.compile(r"(?<!\bthis\s)(?<!\bnext\s)(?<!\blast\s)(?<!\bcoming\s)" + _WEEKDAY, re.IGNORECASE)
+# ... and what shows a learner who tells the past so, after it: "he" or "she" and a verb without its -s ("on thursday
+# i go for new blood test to doctor Vujović. he look papers and he smile", "... Nigina first say no, then she give him
+# milk"): what they tell of the day is its outcome. (Not a name: "Brigid after Granny", "Dwight one of them".)
+_LEARNER_DEED = re.compile(r"\b(?:[Hh]e|[Ss]he)\s+(?:first\s+|then\s+|just\s+|finally\s+)?"
+                           r"(?!(?:is|was|has|does|did|will|would|can|could|should|must|may|might|had|just|also|still|never|always|only|even"
+                           r"|really|already|finally|then|too|not|and|or|but|so|doesn|didn|isn|wasn|won|said|told|got|went|came|made|took"
+                           r"|the|for|from|with|who|which|that|this|here|there|now|today|tomorrow|after|before|all|both|one|out|off"
+                           r"|very|much|more|less|back|home|away|again|ever|almost|maybe|probably|definitely|actually|usually|often"
+                           # (nor a state, which tells no deed of the day: "he know my work but he like to make ya sweat")
+                           r"|know|like|love|want|need|think|feel|hope|believe|understand|mean|live|remember|forget|prefer|hate|wish|seem)\b)"
+                           r"[a-z]{3,}(?<!s)(?<!ed)(?<!ing)\b(?!['\u2019])")
+
+
+def _learner_after(sentences: list[str]) -> bool:
+    """Whether what follows a day tells its outcome in a learner's bare deeds (``_LEARNER_DEED``), before a day or a
+    deed to come ("so tomorrow all day we clean. Totò already is nervous, he polish the hood": the day is ahead)."""
+    for s in sentences:
+        if _A_DAY_AHEAD.search(s):
+            return False
+        if _LEARNER_DEED.search(s):
+            return True
+    return False
+
+
+_A_DAY_AHEAD = re.compile(r"\b(?:tomorrow|tmrw|tonight|next\s+(?:week|month|year|time)|will|gonna|going\s+to)\b|['\u2019]ll\b", re.IGNORECASE)
+# ... and a verb with its -s after one person tells the present ("Tashni goes back to school on Wednesday")
+_THIRD_PRESENT = re.compile(r"\b(?:[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+)\s+[a-z]+[^s\W]s\b")
 
 
 def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | None = None,
@@ -1851,6 +1879,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                     # then she fell")
                     tense_of = next((s for s in (*sentences[max(0, n - 1):n], *sentences[n + 1:n + 3])
                                      if fact_dates.tells_a_past(s) or fact_dates.tells_to_come(s)), None)
+            if (not korean and not fact_dates.tells_a_past(sentence) and not fact_dates.tells_to_come(sentence) and (
+                    # (a learner's bare deed on a day, answering what was asked of a past: "how is mama? Behruz told me she
+                    # was in hospital??" - "on Wednesday night her heart bad, pressure 190, Behruz take her to hospital")
+                    (_BARE_DEED.search(sentence) and asked is not None and fact_dates.tells_a_past(asked))
+                    # ... or a day with no tense of its own, before a learner's bare deeds (``_LEARNER_DEED``)
+                    or (_BARE_WEEKDAY.search(sentence) and not _THIRD_PRESENT.search(sentence) and _learner_after(sentences[n + 1:])))):
+                tense_of = _A_PAST
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
         if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
