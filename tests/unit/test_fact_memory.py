@@ -4084,3 +4084,13 @@ def test_rounds_303_310_a_learners_day_told_by_its_outcome_a_bare_perfect_and_wh
     sold = extract("송도 오토갤러리라는 중고차 상사에 넘겼네. 1,050만 원 받았네. 처음엔 1,200 부르더니 키로수 보고 깎더구먼. "
                    "그래도 8년을 같이 다닌 차라 서운하더군.", at, "헌 차는 팔았나")
     assert any("1,050만" in f.statement for f in sold)
+
+
+def test_rounds_311_318_what_quit_or_went_on_a_day():
+    at = datetime(2025, 3, 22, 20, tzinfo=UTC)  # a Saturday
+    # a thing that quit on a day, wherever it was, did so ("the furnace at home quit thursday night")
+    assert fact_dates.resolve("and then the furnace at home quit thursday night, of course when im 900 km away", at)[1] == "2025-03-20"
+    # a thing that "go", at its clause's end, gave out: a learner's past, the road it was on no matter
+    assert fact_dates.resolve("thursday on the way to Drachten the clutch go, on the N31 by Hurdegaryp.", at)[1] == "2025-03-20"
+    # ... not the children's going, which is a plan
+    assert fact_dates.resolve("thursday the kids go to school", at)[1] == "2025-03-27"

@@ -928,6 +928,8 @@ _SAME_PAST = re.compile(r"\b(?:[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+|(?i:
                         r"(?=\s+(?:" + _DONE_TO_WHOM + r"|water|oil|gold))"
                         # ... and a thing of theirs that gave out on them ("the burner quit on me", "the engine cut out")
                         r"|\b" + _ONE_THING + r"\s+(quit|cut)(?=\s+(?:on|out)\b)"
+                        # ... or quit on a day, wherever it was ("the furnace at home quit thursday night")
+                        r"|\b" + _ONE_THING + r"(?:\s+(?:at|in|on|of)\s+(?:(?i:the|my|our)\s+)?[a-z]+)?\s+(quit)(?=\s+(?:on\s+)?(?:" + _WEEKDAY_NAMES + r")\b)"
                         # ... and a learner's or a creole's bare verb after one person, the present's -s left off, of what
                         # no one plans: a day gone ("Ethan lose his first tooth!!! on Friday"; "He start on Monday" may be either)
                         r"|(?<!\bwhen\s)(?<!\bif\s)(?<!\bonce\s)(?<!\bbefore\s)(?<!\bafter\s)(?<!\bto\s)(?<!\blet\s)(?<!\bmake\s)"
@@ -979,8 +981,8 @@ _BARE_PAST = re.compile(r"(?:\b(?!(?:They|You|We|Who|What|Which|These|Those|Then
                         r"(?-i:[a-z]{3,12})(?<!s))\s+"
                         r"(eat|have(?=\s+(?:de|di|the|a|an|her|his|she|he|it)\b)|buy|sell|give|take|tell|fall|get|make|bring|break|lose|find"
                         r"|drive|pass|die|dead|send|pay|catch|bite|throw|win|drop|crash|burn|carry|meet|faint|vomit|slip|wreck|run|ring|call|text"
-                        r"|come|fail|email|see|sprain|twist|hurt|quit|stop(?=\s+work|\s*[.!,]))"  # (what gave out: "On Thursday boiler stop working",
-                        # "Tuesday evening, in the middle of the service, ..., and the fryer stop.")
+                        r"|come|fail|email|see|sprain|twist|hurt|quit|stop(?=\s+work|\s*[.!,])|go(?=\s*[.!,]))"  # (what gave out: "On Thursday boiler stop working",
+                        # "Tuesday evening, in the middle of the service, ..., and the fryer stop.", "thursday ... the clutch go, on the N31")
                         # ... and after "I" or "we", the deeds no one plans in the bare present ("I buy the Honda Fit
                         # Thursday", "I call Bahamasair Friday and cancel the ticket"; not "I fly Friday", "I start Monday")
                         r"|\b(?:[Ii]|[Ww]e|[Aa]h)\s+(?P<own>buy|sell|call|cancel|eat|break|lose|find|crash|drop|fall|faint|vomit|slip|wreck|pass|rush"
@@ -1015,7 +1017,9 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
         # ("and" makes a name's verb bare, "Gary and Tiger eat", not "I"'s or "we"'s: "... drop and we rush she to milton cato";
         # nor one after a comma, opening a clause of its own: "..., the queue until the door, and the fryer stop.")
         makes_bare = _MAKES_BARE - {"and"} if m.lastgroup == "own" or re.search(r",\s+and\s+$", text[:m.start()]) else _MAKES_BARE
-        if (_BARE_DAY.search(text, opens, closes) and not set(before[-2:]) & makes_bare
+        # (two words back for a name, "will Natasha have"; one for a thing with its article: "to Drachten the clutch go")
+        near = before[-1:] if re.match(r"(?i:the|de|di|my|our|his|her)\s", m.group(0)) else before[-2:]
+        if (_BARE_DAY.search(text, opens, closes) and not set(near) & makes_bare
                 and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
