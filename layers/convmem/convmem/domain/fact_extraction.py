@@ -1725,6 +1725,7 @@ _BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|" + relevance.CAP
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
                    r"[a-z]{3,}(?<!ing)(?<!ed)(?<!s)\b(?=\s+(?:it|him|her|them|me|us|the|a|an|my|his|our|their|on|in|up|out|half|\d))")
 _BARE_DEED = re.compile(_BARE_DEED_VERB + r"(?=[^.!?\n]*" + _WEEKDAY + ")|" + _WEEKDAY + r"[^.!?\n]*?" + _BARE_DEED_VERB, re.MULTILINE)
+# A weekday named bare, not "this", "next", "last" or "coming" one: which one, the tense of what is told of it says.
 _BARE_WEEKDAY = re.compile(r"(?<!\bthis\s)(?<!\bnext\s)(?<!\blast\s)(?<!\bcoming\s)" + _WEEKDAY, re.IGNORECASE)
 # ... and what shows a learner who tells the past so, after it: "he" or "she" and a verb without its -s ("on thursday
 # i go for new blood test to doctor Vujović. he look papers and he smile", "... Nigina first say no, then she give him
@@ -1738,6 +1739,9 @@ _LEARNER_DEED = re.compile(r"\b(?:[Hh]e|[Ss]he)\s+(?:first\s+|then\s+|just\s+|fi
                            r"|know|like|love|want|need|think|feel|hope|believe|understand|mean|live|remember|forget|prefer|hate|wish|seem)\b)"
                            r"[a-z]{3,}(?<!s)(?<!ed)(?<!ing)\b(?!['\u2019])")
 
+# (a day or a deed to come, after which what a learner tells is no outcome of the day before it)
+_A_DAY_AHEAD = re.compile(r"\b(?:tomorrow|tmrw|tonight|next\s+(?:week|month|year|time)|will|gonna|going\s+to)\b|['\u2019]ll\b", re.IGNORECASE)
+
 
 def _learner_after(sentences: list[str]) -> bool:
     """Whether what follows a day tells its outcome in a learner's bare deeds (``_LEARNER_DEED``), before a day or a
@@ -1750,7 +1754,6 @@ def _learner_after(sentences: list[str]) -> bool:
     return False
 
 
-_A_DAY_AHEAD = re.compile(r"\b(?:tomorrow|tmrw|tonight|next\s+(?:week|month|year|time)|will|gonna|going\s+to)\b|['\u2019]ll\b", re.IGNORECASE)
 # ... and a verb with its -s after one person tells the present ("Tashni goes back to school on Wednesday")
 _THIRD_PRESENT = re.compile(r"\b(?:[Hh]e|[Ss]he|" + relevance.CAPITALISED + r"+)\s+[a-z]+[^s\W]s\b")
 
