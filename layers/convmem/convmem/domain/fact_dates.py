@@ -1006,6 +1006,12 @@ _MAKES_BARE = frozenset("and an & let lets make makes made help helps helped see
                         "if when till until before after once as please also just then".split())  # ("long as she get she money Friday")
 
 
+def names_a_bare_weekday(text: str) -> bool:
+    """Whether ``text`` names a weekday bare, not "this", "next" or "coming" one (``_BARE_DAY``): which one, the
+    tense of what is told of it says."""
+    return _BARE_DAY.search(text) is not None
+
+
 def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     """Where the verbs in the past tense are in ``text[lo:hi]``."""
     end = len(text) if hi is None else hi
@@ -1132,7 +1138,8 @@ def only_a_day(sentence: str, said_at: datetime | None) -> bool:
     return not re.search(r"\w", re.sub(r"(?i)\b(?:on|at|in|the|and|then|so|of)\b|에|요|[ㅋㅎㅠ]", " ", rest))
 
 
-_ONLY_A_WEEKDAY = re.compile(r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)(?:[.!?\s\ufe0f]|" + EMOJI + r")*")
+_A_WEEKDAY_OR_PART = r"(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)"  # ("Thursday", "Thursday night")
+_ONLY_A_WEEKDAY = re.compile(_A_WEEKDAY_OR_PART + r"(?:[.!?\s\ufe0f]|" + EMOJI + r")*")
 
 
 def only_a_weekday(sentence: str) -> bool:
@@ -1142,7 +1149,7 @@ def only_a_weekday(sentence: str) -> bool:
 
 
 # A weekday opening a sentence, set off by its comma, before what happened then ("Wednesday, Dr. Lavoie at the GMF").
-_OPENS_ON_A_WEEKDAY = re.compile(r"(?i:on\s+)?(?i:(?:" + "|".join(_WEEKDAYS) + r")(?:\s+" + _DAYPART + r")?)\s*,")
+_OPENS_ON_A_WEEKDAY = re.compile(r"(?i:on\s+)?" + _A_WEEKDAY_OR_PART + r"\s*,")
 
 
 def opens_on_a_weekday(sentence: str) -> bool:

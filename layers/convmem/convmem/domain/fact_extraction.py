@@ -1725,8 +1725,6 @@ _BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|" + relevance.CAP
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
                    r"[a-z]{3,}(?<!ing)(?<!ed)(?<!s)\b(?=\s+(?:it|him|her|them|me|us|the|a|an|my|his|our|their|on|in|up|out|half|\d))")
 _BARE_DEED = re.compile(_BARE_DEED_VERB + r"(?=[^.!?\n]*" + _WEEKDAY + ")|" + _WEEKDAY + r"[^.!?\n]*?" + _BARE_DEED_VERB, re.MULTILINE)
-# A weekday named bare, not "this", "next", "last" or "coming" one: which one, the tense of what is told of it says.
-_BARE_WEEKDAY = re.compile(r"(?<!\bthis\s)(?<!\bnext\s)(?<!\blast\s)(?<!\bcoming\s)" + _WEEKDAY, re.IGNORECASE)
 # ... and what shows a learner who tells the past so, after it: "he" or "she" and a verb without its -s ("on thursday
 # i go for new blood test to doctor Vujović. he look papers and he smile", "... Nigina first say no, then she give him
 # milk"): what they tell of the day is its outcome. (Not a name: "Brigid after Granny", "Dwight one of them".)
@@ -1882,12 +1880,14 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                     # then she fell")
                     tense_of = next((s for s in (*sentences[max(0, n - 1):n], *sentences[n + 1:n + 3])
                                      if fact_dates.tells_a_past(s) or fact_dates.tells_to_come(s)), None)
-            if (not korean and not fact_dates.tells_a_past(sentence) and not fact_dates.tells_to_come(sentence) and (
+            # (the sentence's own tense read last: the day and the learner are rarer, and cheaper to look for)
+            if not korean and (
                     # (a learner's bare deed on a day, answering what was asked of a past: "how is mama? Behruz told me she
                     # was in hospital??" - "on Wednesday night her heart bad, pressure 190, Behruz take her to hospital")
                     (_BARE_DEED.search(sentence) and asked is not None and fact_dates.tells_a_past(asked))
                     # ... or a day with no tense of its own, before a learner's bare deeds (``_LEARNER_DEED``)
-                    or (_BARE_WEEKDAY.search(sentence) and not _THIRD_PRESENT.search(sentence) and _learner_after(sentences[n + 1:])))):
+                    or (fact_dates.names_a_bare_weekday(sentence) and not _THIRD_PRESENT.search(sentence) and _learner_after(sentences[n + 1:]))
+            ) and not fact_dates.tells_a_past(sentence) and not fact_dates.tells_to_come(sentence):
                 tense_of = _A_PAST
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
