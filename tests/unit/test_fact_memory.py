@@ -2024,9 +2024,9 @@ def test_a_day_alone_opening_the_news_dates_the_sentence_after_it():
     assert defence.statement == "5 March 2024. Passed with minor revisions" and defence.when == "2024-03-05"
     [keys] = told(extract("Yesterday. Got the keys to the flat!", WED))
     assert keys.statement == "On 12 March 2024. Got the keys to the flat" and keys.when == "2024-03-12"
-    # ... but one after news says when that news was: it stays with it
+    # ... but one after news says when that news was: it stays with it (the news shouted, read in small letters)
     [truck] = told(extract("I BOUGHT A TRUCK. Yesterday. 2020 Chevy Silverado, blue", WED))
-    assert truck.statement.startswith("They BOUGHT A TRUCK. On 12 March 2024. 2020 Chevy") and truck.when == "2024-03-12"
+    assert truck.statement.startswith("They bought a truck. On 12 March 2024. 2020 Chevy") and truck.when == "2024-03-12"
 
 
 def test_an_aside_in_brackets_to_the_other_party_leaves_the_visitors_sentence_whole():
@@ -4094,3 +4094,52 @@ def test_rounds_311_318_what_quit_or_went_on_a_day():
     assert fact_dates.resolve("thursday on the way to Drachten the clutch go, on the N31 by Hurdegaryp.", at)[1] == "2025-03-20"
     # ... not the children's going, which is a plan
     assert fact_dates.resolve("thursday the kids go to school", at)[1] == "2025-03-27"
+
+
+def test_rounds_319_326_a_shouted_sentence_filipino_days_and_a_suggestion_named_or_put_off():
+    at = datetime(2025, 4, 19, 20, tzinfo=UTC)  # a Saturday
+    # a sentence of news shouted in a message that is not is read as any other
+    [job] = [f for f in extract("Now my own news. THEY CALLED ME ON THURSDAY. I GOT THE CHARGE THERAPIST JOB 🙌🏾", at, "how far?") if f.when]
+    assert job.when == "2025-04-17"
+    # ... not a word of emphasis in one that is not shouted
+    assert any("NOTHING SERIOUS" in f.statement for f in extract("I went to the GP on Monday and she said it is NOTHING SERIOUS AT ALL",
+                                                                  at, "hi"))
+    # the days next to today as Tagalog and Cebuano say them, in Filipino English
+    [crewing] = extract("ay day, gahapon ni adto ko sa Oceanline Crewing sa Osmeña, wala pa daw barko sa lineup", at, "kumusta?")
+    assert crewing.when == "2025-04-18"
+    [parade] = [f for f in extract("ugma dalhon nako si JM ug Princess sa Osmeña Blvd pra motan-aw sa grand parade", at, "hi") if f.when]
+    assert parade.when == "2025-04-20"
+    assert not any(f.when for f in extract("bukas pa ba ang store ni Rhea, ang sari-sari sa kanto?", at, "hi"))
+    # what the other party named, before the visitor's deed with it, is kept with it
+    gel = extract("But the Voltaren gel you said, I bought it at Boots £9 and it helps small small.", at, "how did the doctor go??")
+    assert any("Voltaren gel" in f.statement for f in gel)
+    # a suggestion turned down by its name and "no", then whatever the visitor calls the listener
+    show = extract("Kuruluş Osman 😅 no yisha, 6 seasons horses and swords? I watch only UFC", at,
+                   "Lol you can't sit still. Watch Kuruluş Osman while you rest")
+    assert any(f.statement.startswith("No Kuruluş Osman") for f in show)
+    # ... not "no problem", which turns nothing down
+    assert not any(f.statement.startswith("No ") for f in extract("Kuruluş Osman no problem, I watch it with Madina", at,
+                                                                   "Watch Kuruluş Osman while you rest"))
+    # ... and in Korean, one put off after its topic, which says what they passed on (not a promise to bring something)
+    drama = extract("언니 저 요즘 드라마 볼 틈이 없어요ㅠㅠ 미지의 서울은 나중에 볼게요ㅋㅋ", at, "요즘 나 미지의 서울 보는데 재밌어")
+    assert any("미지의 서울" in f.statement for f in drama)
+    assert not extract("다음에 내려갈 때 빵 잔뜩 가져갈게", at, "빵 맛있더라")
+
+
+def test_rounds_319_326_a_learners_thing_that_broke_a_name_in_full_and_a_plan_in_hage():
+    at = datetime(2025, 2, 20, 20, tzinfo=UTC)  # a Thursday
+    # a thing's bare deed on a day, after a daypart, answering what happened, is of the past
+    [machine] = [f for f in extract("the milking machine. monday morning it make a big noise, a smoke, and finish. dead", at,
+                                    "Here. What happened?") if f.when]
+    assert machine.when == "2025-02-17"
+    # a name and then that name in full is no address: the name stays
+    hired = extract("And I hired new salesman finally. Johnny, Yohanna Oraha, young guy, 26, he was selling phones.", at, "lol")
+    assert any("Johnny" in f.statement for f in hired)
+    # a Korean past in 해요체 ends its sentence with the tears after it, so the guess after it leaves it be
+    [fall] = extract("어머님이 그저께 아침에 빌라 계단에서 넘어지셔서 손목이 부러지셨어요ㅠㅠ 분리수거하러 내려가시다가 계단에 물기가 있었나봐요",
+                     at, "언니 잘 지내요?")
+    assert fall.when == "2025-02-18"
+    # a day ahead told in ~네 is a plan, as middle age tells it, not a reaction
+    [surgery] = extract("담주 목요일 아침 9시에 왼쪽 눈 하네.", at, "형님 수술 날은 잡았나")
+    assert surgery.when == "2025-02-27"
+    assert not extract("추석 ㄱㅊ네", at, "추석에 내려가?")

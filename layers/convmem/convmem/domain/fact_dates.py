@@ -1540,6 +1540,9 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"jumatatu", "monday"), (r"jumanne", "tuesday"), (r"jumatano", "wednesday"), (r"alhamisi", "thursday"),
     (r"ijumaa", "friday"), (r"jumamosi|(?<=\bthis\s)sato|(?<=\bon\s)sato|(?<=\bnext\s)sato|(?<=\blast\s)sato", "saturday"),
     (r"jumapili", "sunday"),
+    # ... and the days next to today as Tagalog and Cebuano say them in Filipino English ("gahapon ni adto ko sa
+    # Oceanline", "kahapon sa Scarborough Town Centre", "bukas 7am"; not "bukas pa ba", still open?)
+    (r"kahapon|gahapon", "yesterday"), (r"kagabi", "last night"), (r"ugma|bukas(?!\s+(?:pa|ba)\b)", "tomorrow"),
     # ... and "this", "next" and "last" as Hawai'i Pidgin and Caribbean English write them before a time ("dis past
     # saturday", "nex week", "las sunday")
     *((word + r"(?=\s+(?:past|coming|week|weekend|month|year|" + "|".join(_WEEKDAYS) + r")\b)", full)

@@ -363,7 +363,9 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
                        r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
                        # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
-                       r"|(?<=[" + _PAST_SYLLABLES + r"]어요)\s+(?=[가-힣])"
+                       # (its tears after it too: "손목이 부러지셨어요ㅠㅠ 분리수거하러 ...")
+                       r"|(?<=[" + _PAST_SYLLABLES + r"]어요)\s+(?=[가-힣])|(?<=[" + _PAST_SYLLABLES + r"]어요[ㅠㅜ])\s+(?=[가-힣])"
+                       r"|(?<=[" + _PAST_SYLLABLES + r"]어요[ㅠㅜ]{2})\s+(?=[가-힣])|(?<=[" + _PAST_SYLLABLES + r"]어요[ㅠㅜ]{3})\s+(?=[가-힣])"
                        # ... or after a past in 경상도's 대이 ("안동병원가서 혈압약 타왔대이 의사선생님이 ...")
                        r"|(?<=[" + _PAST_SYLLABLES + r"][대데]이)\s+(?=[가-힣])"
                        # ... or in 강원도's 드래 ("원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라")
@@ -1027,6 +1029,8 @@ _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
 # suggested", "bought the book u recommended", "took your advice"): the clause tells what the visitor
 # did, not something of the other party's.
 _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me(?:\s+(?:about|of))?(?!\s+so\b)|linked)\b"
+                      # (or named as what they said, before the visitor's deed with it: "the Voltaren gel you said, I bought it")
+                      r"|\b(?:the|that|this|those|these)\s+(?:[\w'-]+\s+){1,3}(?:you|u)\s+said(?=\s*(?:,|$))"
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
                       # (and what they tried of it, by its name: "we tried your Voffaból for Kópur", "I made your white bean chili")
                       r"|\b(?:tried|made|cooked|baked)\s+(?:your|ur)\b"
@@ -1123,9 +1127,10 @@ _KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의
 
 
 # ... nor one a phrase after it says who it is, between commas, before what they did ("Wilson, the neighbor of
-# the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own.
-_APPOSITIVE = re.compile(r"the\s+(?!(?:\S+\s+){0,5}?(?:is|are|was|were|has|have|had|did|does|do|got|gets|will|can|'s)\b)(?:\S+\s+){0,5}\S+",
-                         re.IGNORECASE)
+# the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own, or the name in
+# full ("Johnny, Yohanna Oraha, young guy, 26").
+_APPOSITIVE = re.compile(r"(?i:the)\s+(?!(?:\S+\s+){0,5}?(?i:is|are|was|were|has|have|had|did|does|do|got|gets|will|can|'s)\b)(?:\S+\s+){0,5}\S+"
+                         r"|" + relevance.UPPER + relevance.LOWER + r"+(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)+")
 
 
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
@@ -1379,8 +1384,10 @@ def _promise(sentence: str) -> bool:
     if re.search(r"(?:주|드리)겠(?:네|소|습니다)$", text):
         return True  # (as 하게체 promises it: "축원을 올려 주겠네", "초 하나 켜 주겠네")
     stem = text[:-2] if text.endswith(("게요", "께요")) else text[:-1] if text.endswith(("게", "께")) else ""
-    # (a final ㄹ before 게; not a pass, which turns a suggestion down: "석세션은 패스할게")
-    return bool(stem) and stem[-1] in _FINAL_L and not stem.endswith(("패스할", "패쓰할"))
+    # (a final ㄹ before 게; not a pass, which turns a suggestion down: "석세션은 패스할게", nor a suggestion put off
+    # after its topic, "미지의 서울은 나중에 볼게요", "저는 나중에 맞을게요"; "다음에 내려갈 때 빵 가져갈게" promises)
+    return (bool(stem) and stem[-1] in _FINAL_L and not stem.endswith(("패스할", "패쓰할"))
+            and not re.search(r"[가-힣][은는]\s+나중에\s", text))
 
 
 # News of someone by name, opening the sentence on the name and its past ("Iain had it up on the ramp",
@@ -1719,7 +1726,7 @@ _A_PAST = "it was"  # (a past for ``fact_dates.resolve`` to read a sentence's te
 # she jump on the table", "Ram transmission die on thursday"): the missing -s shows a learner, who tells the past so;
 # its tense is the message's. (Not "I" or "we":
 # "we drive to Leeds on Sunday" is a plan as natives say it; nor what is had, wanted or started.)
-_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s))(?:he|she|" + relevance.CAPITALISED + r"{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
+_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s)|(?<=morning\s)|(?<=afternoon\s)|(?<=evening\s)|(?<=night\s))(?:he|she|it|" + relevance.CAPITALISED + r"{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
                    r"(?!(?:have|need|want|can|will|would|should|must|may|might|gonna|wanna|got|is|was|do|did|go|come|start|begin"
                    r"|finish|work|think|hope|know|like|love|see|feel|stay|leave|fly|move|get|pick|visit"
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
@@ -1812,6 +1819,9 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                  for s in _ITEM.split(part)]
     # (written in 하게체, by its words or by three sentences ending in ~네: its ~네 tells)
     hage = bool(_KO_HAGE.search(text)) or sum(bool(_KO_NE.search(s)) for s in sentences) >= 3
+    # (and a day ahead told at some length in ~네 is a plan, as middle age tells it: "담주 목요일 아침 9시에 왼쪽 눈 하네";
+    # not "추석 ㄱㅊ네", a reaction)
+    said_day = said_at.date().isoformat() if said_at is not None else "9999"
     # (a message where they tell of themselves, not only react: news of someone by name in it is of theirs)
     tells_own = any(_FIRST_PERSON.search(s) and not _OPINION.search(s) for s in sentences)
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
@@ -1899,7 +1909,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         someone_else = called is not None and called.group(1) not in theirs
         own = ((_KO_FIRST_PERSON.search(sentence) and not _KO_MUSING.search(sentence) and not _ko_cried_out(sentence, when)) or (
                    not ((_KO_REACTION.search(sentence) and not ((when is not None and (_KO_LIKELY_PLAN.search(sentence) or _KO_DATED_NEWS.search(sentence)
-                                                                                            or (hage and _KO_NE.search(sentence))))
+                                                                                            or ((hage or (when > said_day and len(set(_content(sentence))) >= 3))
+                                                                                                and _KO_NE.search(sentence))))
                                                                  or _told_in_hage(sentence, heard, hage)))
                         or (_KO_REACTION_OPENS.match(sentence) and when is None and not _KO_FIGURE.search(sentence))
                         # (a past recalled right after a question to them is of their matter: "8강도 대단한데?? 테니스
@@ -2396,18 +2407,26 @@ def _man_as_i(m: re.Match[str]) -> str:
 
 
 # A message shouted in capitals, as some type every message ("FURNACE DIED WEDS. CAME HOME FROM THE VAN RUN
-# 1800"): read as texted in small letters, "I" as I, so that its days, its "I" and its news read as anyone's
-# (its names, and whom it greets, as texted small: "TAYO I GOT INTO OHIO STATE"). Not a word or two of emphasis
-# ("AND we have a car again!!") nor a short cry ("OMG!!").
+# 1800"), or a sentence of news shouted in one ("Now my own news. THEY CALLED ME ON THURSDAY."): read as
+# texted in small letters, "I" as I, so that its days, its "I" and its news read as anyone's (its names, and
+# whom it greets, as texted small: "TAYO I GOT INTO OHIO STATE"). Not a word or two of emphasis ("AND we have
+# a car again!!") nor a short cry ("OMG!!").
 _SHOUTED_LETTERS = 12
 
 
-def _unshouted(text: str) -> str:
-    """``text`` in small letters when it is written in capitals (``_SHOUTED_LETTERS`` and more, nine in ten capital)."""
+def _shouted(text: str) -> bool:
     letters = [c for c in text if c.isascii() and c.isalpha()]
-    if len(letters) < _SHOUTED_LETTERS or sum(c.isupper() for c in letters) < 0.9 * len(letters):
-        return text
-    return re.sub(r"\bi\b", "I", text.lower())
+    return len(letters) >= _SHOUTED_LETTERS and sum(c.isupper() for c in letters) >= 0.9 * len(letters)
+
+
+def _unshouted(text: str) -> str:
+    """``text`` in small letters where it is written in capitals: the whole message, or a sentence of it
+    (``_SHOUTED_LETTERS`` letters and more, nine in ten capital)."""
+    def calmed(part: str) -> str:
+        return re.sub(r"\bi\b", "I", part.lower())
+    if _shouted(text):
+        return calmed(text)
+    return re.sub(r"[^.!?\n]+", lambda m: calmed(m[0]) if _shouted(m[0]) else m[0], text)
 
 
 # Korean cute speech (애교체) turns an ending's last syllable: ~요 to ~용 ("축하해용", "드셔용"), ~다 to ~당
@@ -2467,7 +2486,11 @@ _NO_TO = re.compile(r"^(?:(?:respectfully|honestly|sorry|thanks\s+but|but)\W+)*"
 _ADDRESSED = r"(?:\s+(?:chica|mija|mijo|man|bro|sis|girl|mate|manita|manito|hermano|hermana|amiga|amigo|dude|fam))?"
 _NO_ECHO = re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:nah|nope|naw)[,.!]*\s+)?no\s+(?P<echo>[^\W\d][^.!?\n,]{0,30}?)" + _ADDRESSED
                       + r"(?=[.!,]|\s*$)[.!]*", re.IGNORECASE | re.MULTILINE)
-_ECHO_NO = re.compile(r"(?:^|(?<=[.!?,]\s))(?P<echo>[^\W\d][^.!?\n,]{0,30}?)\s+no" + _ADDRESSED + r"(?=[.!,]|\s*$)[.!]*",
+# (after the name, whatever word the visitor calls the listener by, before a comma: "Kuruluş Osman 😅 no yisha, 6
+# seasons"; not "no problem", "no worries", "no rush", which turn nothing down)
+_ECHO_NO = re.compile(r"(?:^|(?<=[.!?,]\s))(?P<echo>[^\W\d][^.!?\n,]{0,30}?)\s+no(?:" + _ADDRESSED + r"(?=[.!,]|\s*$)"
+                      r"|\s+(?!(?:problem|problems|prob|probs|worries|worry|rush|stress|drama|doubt|matter|need|more|longer|kidding"
+                      r"|joke|wonder|idea|one|way|time)\b)(?-i:[a-z]{2,8})(?=,))[.!]*",
                       re.IGNORECASE | re.MULTILINE)
 
 
