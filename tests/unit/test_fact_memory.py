@@ -4143,3 +4143,26 @@ def test_rounds_319_326_a_learners_thing_that_broke_a_name_in_full_and_a_plan_in
     [surgery] = extract("담주 목요일 아침 9시에 왼쪽 눈 하네.", at, "형님 수술 날은 잡았나")
     assert surgery.when == "2025-02-27"
     assert not extract("추석 ㄱㅊ네", at, "추석에 내려가?")
+
+
+def test_rounds_327_330_a_month_opening_the_sentence_what_broke_on_a_day_and_a_plan_before_a_request():
+    at = datetime(2025, 5, 24, 20, tzinfo=UTC)  # a Saturday
+    # a month opening the sentence, or the month a change holds from, is dated as "in June" is
+    assert fact_dates.resolve("In June she starts at Haarwerk.", at)[1] == "2025-06"
+    [job] = [f for f in extract("Madina changing job. she leave Salon Bella\nfrom June she start at Haarwerk on Hemmstraße in Findorff",
+                                at, "how is Madina?", ["Madina"]) if f.when]
+    assert job.when == "2025-06" and "Haarwerk" in job.statement
+    # what broke or went, on a day its clause names bare, did so that day
+    assert fact_dates.resolve("now the bad: on Wednesday the clutch of the Touran is gone. on the road to Ftan", at)[1] == "2025-05-21"
+    assert fact_dates.resolve("And you know what happen? Friday night the furnace is dead.", at)[1] == "2025-05-23"
+    # ... not where it stands anywhere else on a day
+    assert fact_dates.resolve("on Wednesday the Touran is at the garage", at)[1] == "2025-05-28"
+    # a name alone between news and more of it names what the news came to: it stays with it
+    [fever] = [f for f in extract("we had scary days. Fatima sick\nSunday night she have high fever, on Monday we go to Kinderarzt Dr. Schulte\n"
+                                  "Scharlach. antibiotic 10 days", at, "hi", ["Fatima"]) if f.when]
+    assert "Scharlach" in fever.statement
+    # ... not a word that says nothing of it
+    assert not any("Anyway" in f.statement for f in extract("Monday I went to the GP for the knee. Anyway. she sent me for an X-ray", at, "hi"))
+    # a Korean plan made as a promise, before a request of the listener, is kept without the request
+    [trip] = extract("15년식 14만\n토요일에 끌고 천안 갈게 니가 좀 봐줘", at, "몇년식이여 키로수는")[:1]
+    assert trip.when == "2025-05-31" and "니가" not in trip.statement

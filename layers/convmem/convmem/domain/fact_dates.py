@@ -577,7 +577,8 @@ _EN_PARTIAL = re.compile(
     r"\b(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<m1>" + _MONTH_BY_DAY + r")"
     r"|(?P<m2>" + _MONTH_BY_DAY + r")\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|(?P<m4>" + _MONTH_BY_DAY + r")\s+the\s+(?P<d4>\d{1,2})(?:st|nd|rd|th)\b"  # ("june the 9th")
-    r"|(?P<lead>in|early|late|mid|mid-|since|until|by|starting)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
+    # (opening the sentence too, and the month a change holds from: "In June she starts", "from June she start at Haarwerk")
+    r"|(?P<lead>[Ii]n|[Ee]arly|[Ll]ate|[Mm]id|[Mm]id-|[Ss]ince|[Uu]ntil|[Bb]y|[Ss]tarting|[Ff]rom)\s+(?P<m3>" + _MONTH_NAMES.replace("May|", "") + r"|May(?=\s*[.,!;]|$))"
     # "on Tuesday", "this Saturday", and a day a copula names ("results day was thursday", "the
     # party is Saturday"): coming or gone, as "on Saturday" is, the tense decides (not "Friday's")
     r"|(?P<on>[Oo]n\s+|[Tt]his\s+|(?<=\bwas\s)|(?<=\bwis\s)|(?<=\bis\s)|(?<=\bwere\s)|(?<=\bare\s)"
@@ -856,7 +857,9 @@ _OPENS_ON_DOING = re.compile(r"(?:^|(?<=[.!?,;:\n])|(?<=[.!?,;:\n]\s))(?:just\s+
 
 def _marks(text: str, lo: int, hi: int, day: tuple[int, int] = (0, 0)) -> list[tuple[int, bool]]:
     """The tenses in ``text[lo:hi]``, in order: where each is, and whether it is past (not the ``day`` itself)."""
-    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _OPENS_ON_DOING, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)]
+    gone = [i for i in _past_at(text, lo, hi) if _GONE_STATE.match(text, i)]
+    to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _OPENS_ON_DOING, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)
+               if m.start() not in gone]
     # (a past inside what reads to come is part of it, "Shazia's booked us in"; and not the day itself, "this Sat")
     return sorted([*((a, False) for a, _ in to_come),
                    *((i, True) for i in _past_at(text, lo, hi) if not day[0] <= i < day[1] and not any(a <= i < b for a, b in to_come))],
@@ -1006,6 +1009,12 @@ _MAKES_BARE = frozenset("and an & let lets make makes made help helps helped see
                         "if when till until before after once as please also just then".split())  # ("long as she get she money Friday")
 
 
+# What is broken or gone, told on a weekday its clause names bare, became so that day: gone by ("on Wednesday the
+# clutch of the Touran is gone", "Friday night the furnace is dead"; not "my phone is dead, I call you Wednesday").
+_GONE_STATE = re.compile(r"\b(?:is|are|['\u2019]s)\s+(?:all\s+|totally\s+|completely\s+)?(?:gone|dead|broken|kaput|busted|stolen|cracked|flooded"
+                         r"|burnt|burned|smashed|wrecked)\b", re.IGNORECASE)
+
+
 def names_a_bare_weekday(text: str) -> bool:
     """Whether ``text`` names a weekday bare, not "this", "next" or "coming" one (``_BARE_DAY``): which one, the
     tense of what is told of it says."""
@@ -1029,6 +1038,7 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
                 and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
+    out += [m.start() for m in _GONE_STATE.finditer(text, lo, end) if _BARE_DAY.search(text, *_clause(text, m.start(), m.end()))]
     for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()
         before = re.findall(r"[a-z]+", text[: m.start()].lower())[-1:]

@@ -1096,7 +1096,8 @@ _PRAISES = re.compile(r"\b(?:love|loved|loves|like|liked|likes|enjoy|enjoyed|ado
 _ASIDE_TO_THEM = re.compile(r"\s*\((?=[^()]*?" + _OTHER_PARTY.pattern + r")[^()]*\)", re.IGNORECASE)
 
 
-_KO_PAST_END = re.compile(r"(?<=[" + _PAST_SYLLABLES + r"]어)\s+(?=[가-힣\d])")
+# (and after a plan made as a promise: "토요일에 끌고 천안 갈게 니가 좀 봐줘")
+_KO_PAST_END = re.compile(r"(?:(?<=[" + _PAST_SYLLABLES + r"]어)|(?<=[" + _FINAL_L + r"]게))\s+(?=[가-힣\d])")
 
 
 # ... but a plan of theirs passed on through them is still the visitor's plan ("tell her we land saturday
@@ -1109,7 +1110,7 @@ _RELAYED_PLAN = re.compile(r"^(?:(?:and|but|so)\s+)?(?:tell|let)\s+(?:him|her|th
 
 
 def _before_them(part: str) -> list[str]:
-    """The Korean sentences of ``part`` run together after pasts (``_KO_PAST_END``), up to and with the
+    """The Korean sentences of ``part`` run together after pasts or promises (``_KO_PAST_END``), up to and with the
     first that names the other party (which the caller drops)."""
     pieces = _KO_PAST_END.split(part)
     return pieces[: next(i for i, p in enumerate(pieces) if _OTHER_PARTY.search(p)) + 1]
@@ -1845,8 +1846,11 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             # only greet the other party's)
             or (n > 0 and _news_lead_only(opener) and not re.search(r"\bnews\b", opener, re.IGNORECASE))))
         news_of_theirs = news_of_theirs or (lead and n > 0)
-        # (a name alone answering what, which or who is the answer: "what you watching then" - "Reacher.")
-        if sentence and ((_VOCATIVE.fullmatch(sentence) and not (answering and _ASKS_WHAT.match(asked or "")))
+        # (a name alone answering what, which or who is the answer: "what you watching then" - "Reacher."; nor is a word
+        # that says something between news and more of it, which names what the news came to: "on Monday we go to
+        # Kinderarzt Dr. Schulte / Scharlach. antibiotic 10 days"; not "Anyway.", "Sorry.")
+        if sentence and ((_VOCATIVE.fullmatch(sentence) and not (answering and _ASKS_WHAT.match(asked or ""))
+                          and not (last is not None and 0 < n < len(sentences) - 1 and _says_something(sentence.strip(" .").lower())))
                          or _KO_EXCLAIMED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
                          or not re.search(r"\w", sentence)):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead; "I told you!": a frame
