@@ -4120,6 +4120,8 @@ def test_rounds_319_326_a_shouted_sentence_filipino_days_and_a_suggestion_named_
     # ... not "no problem", which turns nothing down
     assert not any(f.statement.startswith("No ") for f in extract("Kuruluş Osman no problem, I watch it with Madina", at,
                                                                    "Watch Kuruluş Osman while you rest"))
+    # ... nor word passed on ("tell Totò no shame")
+    assert not any(f.statement.startswith("No ") for f in extract("Cuncè, tell Totò no shame, we're family", at, "Totò is ashamed"))
     # ... and in Korean, one put off after its topic, which says what they passed on (not a promise to bring something)
     drama = extract("언니 저 요즘 드라마 볼 틈이 없어요ㅠㅠ 미지의 서울은 나중에 볼게요ㅋㅋ", at, "요즘 나 미지의 서울 보는데 재밌어")
     assert any("미지의 서울" in f.statement for f in drama)

@@ -2514,6 +2514,7 @@ def _refused(text: str, heard: frozenset[str]) -> str:
         said = set(_content(echo))
         if (len(echo.split()) > 6 or not said or len(said & heard) * 2 < len(said)  # (mostly the other party's words, and no verb)
                 or re.search(r"\b(?:is|are|was|were|has|have|had|got|did|does|said|says)\b|[,;:]", echo, re.IGNORECASE)
+                or re.match(r"(?:tell|ask|say|let)\b", echo, re.IGNORECASE)  # (word passed on: "tell Totò no shame, we're family")
                 or (m.re is _ECHO_THEN_NO and len(echo.split()) > 2 and not re.search(r"[.?]", m[0][m.end("echo") - m.start():]))):
             # (with no mark between them, the echo is a word or two: "Karela no way")
             return m[0]
