@@ -857,12 +857,14 @@ _OPENS_ON_DOING = re.compile(r"(?:^|(?<=[.!?,;:\n])|(?<=[.!?,;:\n]\s))(?:just\s+
 
 def _marks(text: str, lo: int, hi: int, day: tuple[int, int] = (0, 0)) -> list[tuple[int, bool]]:
     """The tenses in ``text[lo:hi]``, in order: where each is, and whether it is past (not the ``day`` itself)."""
-    gone = [i for i in _past_at(text, lo, hi) if _GONE_STATE.match(text, i)]
+    pasts = _past_at(text, lo, hi)
+    # (not the "is" of what is gone or broken, which is a past: ``_GONE_STATE``)
+    gone = {i for i in pasts if _GONE_STATE.match(text, i)}
     to_come = [m.span() for ahead in (_FUTURE_EN, _ABOUT_DOING, _DROPPED_BE, _OPENS_ON_DOING, _PRESENT_EN) for m in ahead.finditer(text, lo, hi)
                if m.start() not in gone]
     # (a past inside what reads to come is part of it, "Shazia's booked us in"; and not the day itself, "this Sat")
     return sorted([*((a, False) for a, _ in to_come),
-                   *((i, True) for i in _past_at(text, lo, hi) if not day[0] <= i < day[1] and not any(a <= i < b for a, b in to_come))],
+                   *((i, True) for i in pasts if not day[0] <= i < day[1] and not any(a <= i < b for a, b in to_come))],
                   # (at one word, what is still to come wins: "booked the dentist for 20 March", "got a GP appointment")
                   key=lambda mark: (mark[0], not mark[1]))
 

@@ -363,9 +363,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
                        r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
                        # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
-                       # (its tears after it too: "손목이 부러지셨어요ㅠㅠ 분리수거하러 ...")
-                       r"|(?<=[" + _PAST_SYLLABLES + r"]어요)\s+(?=[가-힣])|(?<=[" + _PAST_SYLLABLES + r"]어요[ㅠㅜ])\s+(?=[가-힣])"
-                       r"|(?<=[" + _PAST_SYLLABLES + r"]어요[ㅠㅜ]{2})\s+(?=[가-힣])|(?<=[" + _PAST_SYLLABLES + r"]어요[ㅠㅜ]{3})\s+(?=[가-힣])"
+                       # (its tears after it too, up to three: "손목이 부러지셨어요ㅠㅠ 분리수거하러 ...")
+                       r"|(?:" + "|".join(rf"(?<=[{_PAST_SYLLABLES}]어요[ㅠㅜ]{{{k}}})" for k in range(4)) + r")\s+(?=[가-힣])"
                        # ... or after a past in 경상도's 대이 ("안동병원가서 혈압약 타왔대이 의사선생님이 ...")
                        r"|(?<=[" + _PAST_SYLLABLES + r"][대데]이)\s+(?=[가-힣])"
                        # ... or in 강원도's 드래 ("원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라")
@@ -1131,7 +1130,7 @@ _KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의
 # the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own, or the name in
 # full ("Johnny, Yohanna Oraha, young guy, 26").
 _APPOSITIVE = re.compile(r"(?i:the)\s+(?!(?:\S+\s+){0,5}?(?i:is|are|was|were|has|have|had|did|does|do|got|gets|will|can|'s)\b)(?:\S+\s+){0,5}\S+"
-                         r"|" + relevance.UPPER + relevance.LOWER + r"+(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)+")
+                         r"|" + relevance.CAPITALISED + r"+(?:\s+" + relevance.CAPITALISED + r"+)+")
 
 
 def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
