@@ -4168,3 +4168,52 @@ def test_rounds_327_330_a_month_opening_the_sentence_what_broke_on_a_day_and_a_p
     # a Korean plan made as a promise, before a request of the listener, is kept without the request
     [trip] = extract("15년식 14만\n토요일에 끌고 천안 갈게 니가 좀 봐줘", at, "몇년식이여 키로수는")[:1]
     assert trip.when == "2025-05-31" and "니가" not in trip.statement
+
+
+def test_rounds_331_334_a_day_without_a_verb_a_things_bare_deed_and_the_word_of_someone_at_work():
+    at = datetime(2025, 6, 17, 20, tzinfo=UTC)  # a Tuesday
+    # a day with no verb, after the fact it goes on from, takes that fact's tense
+    [choir] = extract("Ausiiii\nWe came second!!! On Saturday at the competition in Mafeteng.", at, "hi")
+    assert choir.when == "2025-06-14" and "Mafeteng" in choir.statement
+    # ... a plan's too
+    assert extract("We sing in the final!!! On Saturday at the competition in Mafeteng.", at, "hi")[0].when == "2025-06-21"
+    # kisses and courage sent to their people, as the French send them, are nothing of the visitor's
+    [lesson] = extract("I teach Clara in the tracks of the vineyard with the Berlingo, she break only one post\n"
+                       "bisous to all of you, and to Pistache", at, "Léa got her learner's permit")
+    assert "Pistache" not in lesson.statement
+    assert extract("ok bisous to Marc-André, to Léa and to Pistache. and courage to the father of Marc-André", at, "hi") == []
+    # "only saying" says nothing, and what it goes on to says of someone else is not theirs
+    assert extract("😂😂 I am only saying. Khalid needs company apart from Biscuit", at, "Don't start Yaya 🙄") == []
+    # a thing's bare deed on a day, in a message that tells the past, is of it
+    [crash] = [f for f in extract("On Monday a taxi hit me from behind at the circle by Pioneer Mall. I was stopped at the robot and boom.",
+                                  at, "hi") if f.when]
+    assert crash.when == "2025-06-16"
+    # what someone at work on their matter says of it, named first or by where they work, goes with it
+    [taxi] = [f for f in extract("Teboho's Quantum is also giving problems. Ntate Lefu the driver says it jumps out of third gear",
+                                 at, "hi", ["Teboho"]) if "Quantum" in f.statement]
+    assert "third gear" in taxi.statement
+    assert any("cataract" in f.statement for f in extract("the doctor of Pisac say is cataract, both eyes", at, "And tío Florencio?"))
+    # what they did with what the other party named, "you say" as learners tell it
+    assert any("Inkafarma" in f.statement for f in extract(
+        "we buy the Accu-Chek you say, in the Inkafarma of Avenida El Sol, 119 soles. big numbers, he can read!", at,
+        "Don't let him walk in sandals in the mud"))
+
+
+def test_rounds_331_334_korean_advice_taken_in_dialect_a_kindness_told_and_trouble_leading_news():
+    at = datetime(2025, 6, 17, 20, tzinfo=UTC)
+    # what the visitor did on the listener's word, in dialect
+    assert any("5천 원" in f.statement for f in extract(
+        "그래두 니 말대루 말랭이는 해봤슈 식품건조기 십팔만 원 주구 샀는디 사과 말랭이 한 봉지 5천 원에 내놨더니 잘 사가", at,
+        "떨이 과일 버리지 말구 말랭이 만들어유"))
+    # what someone honoured does for theirs, in the honorific present, is no request
+    assert any("햇살요양원" in f.statement for f in extract("동삼 햇살요양원 선생님들이 정말 잘해 주세요.", at, "요양원은 괜찮고?"))
+    # ... a request still is
+    assert extract("선생님 저희 애 좀 잘 봐 주세요", at, "hi") == []
+    # trouble told first leads into news of theirs
+    [quit_] = [f for f in extract("그리고 큰일 났어요. 미경 씨가 그저께 그만두겠다고 하더라고요", at, "고생했네") if f.when]
+    assert quit_.when == "2025-06-15"
+    # ... not a reaction to the listener's trouble
+    assert extract("헐 큰일 났네. 괜찮아?", at, "우리 가게 불났어") == []
+    # an age in words opening the answer is no name they are called
+    [age] = extract("예순넷. 우리 배 15년째여. 지 없으믄 난 못나가", at, "용팔이 아직도 니 배 타? 그 양반도 환갑 넘었을 텐디")[:1]
+    assert "예순넷" in age.statement

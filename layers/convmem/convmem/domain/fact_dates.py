@@ -1161,12 +1161,13 @@ def only_a_weekday(sentence: str) -> bool:
 
 
 # A weekday opening a sentence, set off by its comma, before what happened then ("Wednesday, Dr. Lavoie at the GMF").
-_OPENS_ON_A_WEEKDAY = re.compile(r"(?i:on\s+)?" + _A_WEEKDAY_OR_PART + r"\s*,")
+_OPENS_ON_A_WEEKDAY = re.compile(r"(?i:on\s+)?" + _A_WEEKDAY_OR_PART + r"(?:\s*,|\s+(?=(?i:at|in)\s))")
 
 
 def opens_on_a_weekday(sentence: str) -> bool:
-    """Whether a sentence opens on a weekday, or its part of the day, set off by a comma ("Wednesday, Dr. Lavoie at
-    the GMF on Masson", "Thursday night, 4 steps between the couch and Sophie")."""
+    """Whether a sentence opens on a weekday, or its part of the day, set off by a comma or followed by where ("Wednesday,
+    Dr. Lavoie at the GMF on Masson", "Thursday night, 4 steps between the couch and Sophie", "On Saturday at the
+    competition in Mafeteng")."""
     return _OPENS_ON_A_WEEKDAY.match(sentence) is not None
 
 

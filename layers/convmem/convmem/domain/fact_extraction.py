@@ -326,6 +326,9 @@ _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|�
 _KO_PAY = r"월급|시급|일당|주급|연봉|수당|보너스|상여금"
 _KO_PAID = re.compile(r"(?:" + _KO_PAY + r"|시간당|(?<![가-힣])월\s*\d)[^?]*\d[\d,.]*\s*(?:만\s*)?원"
                       r"|(?:" + _KO_PAY + r")[^?]*[일이삼사오육칠팔구십백천만]+\s*원")
+# ... nor is what someone honoured does for the visitor's own, told in the honorific present ("동삼 햇살요양원 선생님들이
+# 정말 잘해 주세요": they treat her well): a request has no subject of its own before its 주세요.
+_KO_THEY_DO = re.compile(r"(?:님|님들|분들|분)(?:이|께서)\s+(?:[가-힣]+\s+){0,3}?[가-힣]+\s?주(?:세요|셔요|십니다)")
 _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도|기원)"
                       # (a prayer for them, and regards sent: "준우 잘 적응하라고 기도할게요", "미정씨한테 안부 전해라 하준이 하윤이도")
                       r"|(?:라고|도록)\s*기도(?:할게|할께|하겠|해요|해|드릴게|합니다|드려요)|안부\s*(?:좀\s*)?전(?:해|하)"
@@ -618,6 +621,7 @@ _OPINION = re.compile(
     r"\bI(?:'m| am|'d)?\s+(?:really\s+|totally\s+|just\s+|so\s+|also\s+|do\s+|always\s+)?(?:think|thought|bet|guess|reckon|hope|wish|agree|say|"
     r"believe|imagine|suppose|know|knew|sure|glad|happy|sorry|love that|love how|saw the (?:pic|photo|picture)s?|can't picture|cannot picture|can't imagine|cannot imagine|can't believe|cannot believe|"
     r"can't wait|cannot wait|love to|like to)\b"
+    r"|^(?:i(?:'m|\s+am|m)?\s+)?(?:just|only)\s+saying\b[.!]*$"  # ("I am only saying. Khalid needs company apart from Biscuit")
     r"|^(?:still\s+|can't stop\s+)?(?:thinking|dreaming)\s+(?:about|of)\b"  # "Still thinking about Yusuf's corn"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|looks|seems)\s+(?:so\s+|really\s+|pretty\s+)?[a-z]+[.!]*$"  # "Sailing sounds amazing"
     r"|^(?:[\w']+\s+){0,3}(?:sounds|sounded)\s+(?:like|as if)\b"  # "Siobhan sounds like she had a better handover"
@@ -655,10 +659,11 @@ _NEWS_LEAD = re.compile(r"^\W*(?:(?:ok|okay|so|oh|right|well|omg|ooh|and)\W+"
                         r"|(?!(?:no|not|any|your|ur|their|his|her|the|that|this|what|for|my|our|then|or|more|other)\b)[a-z]{2,10},?\s+"
                         r"(?=(?:big|good|great|exciting|huge|bad|sad|some)\s+news\b))?(?:(?:i(?:'ve|ve| have)?\s+)?got\s+(?:some\s+|big\s+|good\s+)?news|(?:the\s+)?(?:big|some|good|great|bad|sad|other|"
                         r"more|exciting|huge|family)\s+news"
+                        # (or trouble, in Korean: "그리고 큰일 났어요. 미경 씨가 그저께 그만두겠다고 하더라고요")
                         # (or news of one part of their life, headed so: "Car news. Astra sold!", "work news: ...", or "and
                         # other thing. letter from Mr Khan, rent go up", "news here not so good."; "my
                         # news." leads as it did, held with what it leads to)
-                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:an)?other\s+thing(?=\s*[.!:\u2013\u2014-])|(?-i:[A-Z][a-z]+)\s+(?:has|had|got)\s+(?:some\s+|big\s+|good\s+|great\s+)?news(?=\s*[.!:])|news\s+(?:from\s+)?here(?=\s*[.!:,\u2013\u2014-]|\s+(?:not|is|are)\b)|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:(?:그리고|아|참|아참|근데|그런데)\s+)?(?:언니|형|누나|오빠|형님)?\s*(?:좋은|엄청난|큰|기쁜|대박|반가운)\s*소식(?:이)?\s*(?:하나\s*)?있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
+                        r"|(?!(?:your|ur|yr|their|his|her|the|that|this|what|no|any|ya|yer|my|me|mi|ma|our|them|dem)\b)[a-z]+\s+news(?=\s*[.!:\u2013\u2014-])|guess (?:what|who)|speaking\s+of\s+\w+|(?:an)?other\s+thing(?=\s*[.!:\u2013\u2014-])|(?-i:[A-Z][a-z]+)\s+(?:has|had|got)\s+(?:some\s+|big\s+|good\s+|great\s+)?news(?=\s*[.!:])|news\s+(?:from\s+)?here(?=\s*[.!:,\u2013\u2014-]|\s+(?:not|is|are)\b)|(?:나\s+)?할\s*말(?:이)?\s*있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:(?:그리고|아|참|아참|근데|그런데)\s+)?(?:언니|형|누나|오빠|형님)?\s*(?:좋은|엄청난|큰|기쁜|대박|반가운)\s*소식(?:이)?\s*(?:하나\s*)?있어(?:요)?(?=\s*[.!~\n]|\s*$)|(?:(?:그리고|아|참|근데|그런데)\s+)?큰일\s*(?:났어|났어요|났다|났슈|났수|났당께|났데이)(?=\s*[.!~\n]|\s*$)|(?:i\s+)?(?:can(?:not|['\u2019]?t)|cant)\s+wait\s+to\s+tell\s+(?:you|u|ya)|wait\s+(?:till|til|until)\s+(?:you|u)\s+hear|(?:do\s+|did\s+)?(?:you|u|ya)\s+know\s+what\s+happen(?:ed|s)?|(?:quick\s+|small\s+|big\s+|an?\s+)?update(?=\s*[-:\u2013\u2014!]))\b",
                         re.IGNORECASE)
 
 
@@ -717,9 +722,10 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
                        r"|고마워요?|고맙습니다|감사합니다|감사해요|미안해요?|죄송해요|죄송합니다|안녕)" + _TO_SOMEONE + "|x+", re.IGNORECASE)
 # ... and love sent to their people after the news ("Love to trent and the girls", "big hugs to Wes and Carter"):
 # nothing of the visitor's, though it follows what was.
-# (... and Levantine's "Bousi Nour, salmili 3ala Fadi": kiss Nour, greet Fadi for me)
+# (... and Levantine's "Bousi Nour, salmili 3ala Fadi": kiss Nour, greet Fadi for me; and French's "bisous to all of you,
+# and to Pistache", "courage to the father of Marc-André")
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big)\s+)?"
-                         r"(?:(?:love|hugs?|kisses|besos|besitos)\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
+                         r"(?:(?:love|hugs?|kisses|besos|besitos|abrazos|bisous|bises|courage|regards|greetings|salaams?)\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 _GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)(?:" + _TO_SOMEONE + r"|[\s!.]*)", re.IGNORECASE)  # (its name may be gone: _without_called)
@@ -779,7 +785,9 @@ _VOCATIVE = re.compile(r"(?!(?:Yesterday|Today|Tomorrow|Tonight|Recently|Lately|
 # verb, an adverb or a word with its particle, and not after their question ("목표 있어?" - "일본어!").
 _KO_BARE_WORD = re.compile(r"[가-힣]{2,4}(?<![은는이가을를에도의로랑과와만요다죠고서면게히지네])")  # (no particle or ending)
 _KO_VOCATIVE = re.compile(r"^\s*(?!(?:오늘|어제|내일|모레|요즘|최근|아까|방금|지금|이번|지난|다음|주말|근데|그런데|아니|그럼|그래서|그리고"
-                          r"|그나저나|아무튼|암튼|사실|솔직히|드디어|결국|진짜|정말|일단|그냥|우와|대박)\W)"
+                          r"|그나저나|아무튼|암튼|사실|솔직히|드디어|결국|진짜|정말|일단|그냥|우와|대박"
+                          # (nor an age or a count in words: "그 양반도 환갑 넘었을 텐디" - "예순넷. 우리 배 15년째여")
+                          r"|(?:스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉)?)\W)"
                           + _KO_BARE_WORD.pattern + r"\s*[,.!~]+\s+(?=\S)")
 # ... and an exclamation, alone or before whom they call ("와아아아 선생님!!!!", "헐 누나", "꺄아아악 딸"):
 # a cheer for what they just told, no news to be completed by what follows ("서아 너무 예뻐요").
@@ -1028,8 +1036,9 @@ _AND_YOU = re.compile(r"\s+(?:and|but)\s+(?=(?:you|you're|you've|your)\s)"
 # suggested", "bought the book u recommended", "took your advice"): the clause tells what the visitor
 # did, not something of the other party's.
 _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested|mentioned|sent me|gave me|showed me|told me(?:\s+(?:about|of))?(?!\s+so\b)|linked)\b"
-                      # (or named as what they said, before the visitor's deed with it: "the Voltaren gel you said, I bought it")
-                      r"|\b(?:the|that|this|those|these)\s+(?:[\w'-]+\s+){1,3}(?:you|u)\s+said(?=\s*(?:,|$))"
+                      # (or named as what they said, before the visitor's deed with it or after: "the Voltaren gel you said, I
+                      # bought it", "we buy the Accu-Chek you say, in the Inkafarma")
+                      r"|\b(?:the|that|this|those|these)\s+(?:[\w'-]+\s+){1,3}(?:you|u)\s+(?:said|say|told|tell)(?=\s*(?:,|$))"
                       r"|\b(?:took|followed|tried|used)\s+(?:your|ur)\s+(?:advice|suggestion|recommendation|tip|idea|plan)s?\b"
                       # (and what they tried of it, by its name: "we tried your Voffaból for Kópur", "I made your white bean chili")
                       r"|\b(?:tried|made|cooked|baked)\s+(?:your|ur)\b"
@@ -1040,8 +1049,9 @@ _ADVISED = re.compile(r"(?<=\w\s)(?:you|u)\s+(?:had\s+)?(?:recommended|suggested
                       # (and in Korean: "니가 깔아준 헤이딜러로 사진올렸더니", "니 말한 폭싹 속았수다 봤다")
                       r"|(?<![가-힣])(?:니가|네가|너가|니|당신이|자네가)\s*(?:말한|말했던|말해준|말해 준|알려준|알려 준|추천한|추천해준|추천해 준"
                       r"|깔아준|깔아 준|보내준|보내 준|보낸|사준|사 준|가르쳐준|일러준|일러 준|부탁한|권한)(?![가-힣])"
-                      # (and what the visitor did on their word or thanks to them: "니 말 듣고 ISA 만들었다", "니 말대로 5%만 올림")
-                      r"|(?<![가-힣])(?:니|네|너|자네)\s*(?:(?:말|잔소리)(?:을|만)?\s*(?:대로|듣고|따라)|덕(?:분)?에)(?![가-힣])",
+                      # (and what the visitor did on their word or thanks to them: "니 말 듣고 ISA 만들었다", "니 말대로 5%만 올림",
+                      # in dialect too: "니 말대루 말랭이는 해봤슈")
+                      r"|(?<![가-힣])(?:니|네|너|자네)\s*(?:(?:말|잔소리)(?:을|만)?\s*(?:대로|대루|듣고|따라)|덕(?:분)?에)(?![가-힣])",
                       re.IGNORECASE)
 # ... and what the visitor gave or sent the other party ("sent you $300 for the exam period", "I gave
 # you my old laptop"), or will pay them ("ill send you $200 tomorrow"): a deed of theirs, "you" only
@@ -1724,9 +1734,11 @@ def _of_no_one(previous: str) -> bool:
 _A_PAST = "it was"  # (a past for ``fact_dates.resolve`` to read a sentence's tense from)
 # A learner's bare verb of a deed after one person or thing that did it ("Manny install it on Tuesday", "on wednesday
 # she jump on the table", "Ram transmission die on thursday"): the missing -s shows a learner, who tells the past so;
-# its tense is the message's. (Not "I" or "we":
+# its tense is the message's; so does a thing's, one that has no -s to lose ("On Monday a taxi hit me from behind ...
+# I was stopped at the robot"). (Not "I" or "we":
 # "we drive to Leeds on Sunday" is a plan as natives say it; nor what is had, wanted or started.)
-_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s)|(?<=morning\s)|(?<=afternoon\s)|(?<=evening\s)|(?<=night\s))(?:he|she|it|" + relevance.CAPITALISED + r"{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?)\s+(?:just\s+|finally\s+)?"
+_BARE_DEED_VERB = (r"(?:^|(?<=[.,!?;:]\s)|(?<=day\s)|(?<=morning\s)|(?<=afternoon\s)|(?<=evening\s)|(?<=night\s))(?:he|she|it|" + relevance.CAPITALISED + r"{2,}(?:\s+[a-z]{4,}(?<![se]s)(?<!ing)(?<!ed))?"
+                   r"|(?:a|an|the|my|our|his|her)\s+[a-z]{3,}(?<!s)(?<!ing))\s+(?:just\s+|finally\s+)?"
                    r"(?!(?:have|need|want|can|will|would|should|must|may|might|gonna|wanna|got|is|was|do|did|go|come|start|begin"
                    r"|finish|work|think|hope|know|like|love|see|feel|stay|leave|fly|move|get|pick|visit"
                    r"|for|and|but|the|to|in|on|at|with|from|of|by|about|after|before|too|also|then|again|now|here|there|not|never)\b)"
@@ -1858,7 +1870,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             release()
             last = held = None
             continue
-        if _REQUEST.search(sentence) and not _KO_PAID.search(sentence):
+        if _REQUEST.search(sentence) and not _KO_PAID.search(sentence) and not _KO_THEY_DO.search(sentence):
             last = None  # (a thin sentence before it may still be completed: "저 병원 다녀왔어요! 칭찬해주세요. 지난 금요일에 ...")
             continue
         korean = bool(re.search(r"[가-힣]", sentence))
@@ -2112,9 +2124,14 @@ _PRICED = re.compile(r"(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|came\s+to|com
 # tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
 _EXPERTS = (r"doc|doctor|dr\.?\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
             r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant")
+# (... and where they work: "the doctor of Pisac say is cataract", "the vet at Greenside said")
+_EXPERT_PLACE = r"(?:(?:of|at|in|from)\s+(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?\s+)?"
 _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?:" + _EXPERTS + r")"
-                          r"\s+(?:(?:dr\.?\s+)?\w+\s+)?(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
+                          r"\s+(?:(?:dr\.?\s+)?\w+\s+)?" + _EXPERT_PLACE + r"(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
                           r"|started|referred|upped|increased|changed|checked)\b"  # (and by name: "vet Dr. Gajdoš said heart is little weak")
+                          # ... or named first, with what they are to the matter ("Ntate Lefu the driver says it jumps out of third gear")
+                          r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][\w'-]*\s+){1,2})the\s+(?:" + _EXPERTS +
+                          r"|driver|teacher|coach|foreman|supervisor|manager|boss|agent|landlord)\s+(?:said|says|say|told|tells|thinks|reckons)\b"
                           # ... or a firm of tradesmen by its name, and what it did ("Cajun Cool Air came out and said the
                           # compressor gone", "Mokgosi Motors in Gaborone West did the clutch kit", "Darius from DK Motors say is clutch")
                           r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:" + relevance.CAPITALISED + r"+\s+(?:from|at)\s+)?(?:[A-Z][\w'&-]*\s+){1,3}(?:Motors|Autos?|Garage|Plumbing|Electric|Electrical|Heating"
@@ -2133,7 +2150,7 @@ _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\
 # say plantar fasciitis"): whose matter it is the message does not say; theirs, as the call was.
 _EXPERT_TOLD_THEM = re.compile(r"^(?:(?:and|but|so|then|now|finally)\s+)?(?:the\s+|my\s+|our\s+)?(?:" + _EXPERTS +
                                r"|school|bank|hospital|clinic|surgery|pharmacy|agency|landlord|insurance|insurers|council|garage|lab)"
-                               r"\s+(?:finally\s+|just\s+)?(?:said|says|say|told|called|rang|phoned|rung|emailed|texted|wrote)\b"
+                               r"\s+" + _EXPERT_PLACE + r"(?:finally\s+|just\s+)?(?:said|says|say|told|called|rang|phoned|rung|emailed|texted|wrote)\b"
                                r"(?!\s+(?:you|u|ya|him|her|them)\b)", re.IGNORECASE)
 # ... and so is what a test of theirs found, told without whose ("and MRI result come. disc hernia L5-S1",
 # "Result is partial tear of rotator cuff", "bloods came back fine"): not another's ("her scan"), nor one asked after.
