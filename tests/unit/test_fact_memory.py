@@ -4217,3 +4217,31 @@ def test_rounds_331_334_korean_advice_taken_in_dialect_a_kindness_told_and_troub
     # an age in words opening the answer is no name they are called
     [age] = extract("예순넷. 우리 배 15년째여. 지 없으믄 난 못나가", at, "용팔이 아직도 니 배 타? 그 양반도 환갑 넘었을 텐디")[:1]
     assert "예순넷" in age.statement
+
+
+def test_rounds_335_338_hebrew_days_and_an_exams_results():
+    at = datetime(2025, 3, 23, 20, tzinfo=UTC)  # a Sunday
+    # the days as Hebrew numbers them, in Israeli English
+    assert fact_dates.resolve("on yom shishi the gas balloon finished in the middle of the lunch", at)[1] == "2025-03-21"
+    assert fact_dates.resolve("yom rishon we open again", at)[1] == "2025-03-30"
+    # the results of an exam, named after them, are the visitor's news
+    assert any("94" in f.statement for f in extract("and Rim!! the results of the math bagrut came, 94!! in 5 units! mashallah on her",
+                                                    at, "so happy he's ok Salman"))
+
+
+def test_rounds_335_338_korean_promise_and_reaction_before_their_laugh_praise_alone_and_the_hao_past():
+    at = datetime(2025, 3, 23, 20, tzinfo=UTC)
+    # a promise to the listener ends its sentence before its laugh, and takes the few words after it along
+    facts = extract("어묵은 내가 박스로 챙겨줄게 ㅋㅋ 라떼 간식도\n아 그리고 나 도수치료 이제 끝났어 목 많이 좋아짐", at, "부산 어묵 사 오래.")
+    assert [f for f in facts if "라떼" in f.statement] == [] and any("도수치료" in f.statement for f in facts)
+    # ... not what follows it of their own
+    assert any("6킬로" in f.statement for f in extract("오세요!!! 막창 먹어요. 버터도 보여줄게요. 6킬로 고양이 ㅋㅋ", at, "9월에 대구 놀러 갈게!"))
+    # ... as a reaction in ~구나 does before its tears
+    assert not any("시즌" in f.statement for f in extract("헐 리스크관리부 그 시즌이구나 ㅠㅠ 한 부장님 또 숫자 부르지", at,
+                                                          "나는 요즘 금감원 검사 준비한다고 매일 10시 퇴근이야."))
+    # "as expected of X", said alone, praises: nothing of the visitor's to keep with what follows
+    [target] = extract("역시 리스크관리부 ㅋㅋㅋ 고마워\n연말 실적 마감만 버티면 돼 IRP 30건 목표인데 지금 22건", at, "진료비 세부내역서 같이 내.")
+    assert "리스크" not in target.statement and "IRP" in target.statement
+    # a 하오체 past ends its sentence: what it told is kept apart from the hearsay after it
+    assert any("2천" in f.statement for f in extract("농협 가서 영농자금 2천 빌렸소 모종값 비료값 비닐값 하면 금방이래요", at,
+                                                    "ㅎㅎ 그 짝꿍이 준호 좋아하는갑다"))

@@ -1549,6 +1549,9 @@ _DIALECT_DAYS = [(re.compile(r"\b(?:" + spelt + r")\b", re.IGNORECASE), day) for
     (r"a\s+fortnight\s+(?:ago|syne)", "two weeks ago"), (r"(?<=days\s)syne|(?<=weeks\s)syne|(?<=months\s)syne|(?<=years\s)syne"
                                                           r"|(?<=day\s)syne|(?<=week\s)syne|(?<=month\s)syne|(?<=year\s)syne", "ago"),
     (r"shabb[ao]s|shabbat", "saturday"),  # (the Jewish sabbath, by its day: "the Shabbos after next")
+    # ... and the other days as Hebrew numbers them, in Israeli English ("on yom shishi, in the middle of the lunch")
+    (r"yom\s+rishon", "sunday"), (r"yom\s+sheni", "monday"), (r"yom\s+shlishi", "tuesday"), (r"yom\s+revi['\u2019]?i", "wednesday"),
+    (r"yom\s+[ck]?hamishi", "thursday"), (r"yom\s+shishi", "friday"),
     # ... and as Swahili names the days, in Kenyan and Tanzanian English ("Jumamosi", Sheng's "this Sato")
     (r"jumatatu", "monday"), (r"jumanne", "tuesday"), (r"jumatano", "wednesday"), (r"alhamisi", "thursday"),
     (r"ijumaa", "friday"), (r"jumamosi|(?<=\bthis\s)sato|(?<=\bon\s)sato|(?<=\bnext\s)sato|(?<=\blast\s)sato", "saturday"),

@@ -292,7 +292,9 @@ _KO_LAUGH_OPENS = re.compile(r"^[ㅋㅎ]{2,}")
 # (the words that turn to something else: "그리고", "아 참", "근데", "그나저나")
 _KO_TURN_WORDS = r"(?:아\s*)?(?:그리고|근데|그런데|참|암튼|아무튼|그나저나)\s"
 _KO_REACTION_OPENS = re.compile(_KO_LAUGH_OPENS.pattern + r"(?![.!~\s]*" + _KO_TURN_WORDS + ")"
-                                r"|^(?:아이고|아이구|어이구)")
+                                r"|^(?:아이고|아이구|어이구)"
+                                # (and "as expected of X", said alone to praise: "역시 리스크관리부 ㅋㅋㅋ 고마워")
+                                r"|^역시\s+[가-힣]+(?:\s+[가-힣]+)?[\s.!~ㅋㅎ]*$")
 # ... unless it tells a figure of its own, as news is told with a laugh ("ㅋㅋ 콩이 4.8키로에서 4.3됨 의사쌤이 칭찬함",
 # "ㅋㅋ 수학 92점 나옴"): a reaction seldom counts.
 _KO_FIGURE = re.compile(r"\d[\d.,]*\s*(?:키로|킬로|kg|원|만\s*원|천\s*원|점|등|위|개|장|명|시간|분|%|센치|cm|주|달|년)")
@@ -368,10 +370,17 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
                        # (its tears after it too, up to three: "손목이 부러지셨어요ㅠㅠ 분리수거하러 ...")
                        r"|(?:" + "|".join(rf"(?<=[{_PAST_SYLLABLES}]어요[ㅠㅜ]{{{k}}})" for k in range(4)) + r")\s+(?=[가-힣])"
+                       # ... or after a promise or a reaction in ~구나, its laugh or tears after it ("어묵은 내가 박스로 챙겨줄게 ㅋㅋ
+                       # 라떼 간식도", "헐 리스크관리부 그 시즌이구나 ㅠㅠ 한 부장님 또 숫자 부르지")
+                       r"|(?:" + "|".join(rf"(?<={end}{gap}[ㅋㅎㅠㅜ]{{{k}}})" for end in (f"[{_FINAL_L}][게께]", "구나")
+                                          for gap in ("", " ") for k in range(1, 5)) + r")\s+(?=[가-힣])"
                        # ... or after a past in 경상도's 대이 ("안동병원가서 혈압약 타왔대이 의사선생님이 ...")
                        r"|(?<=[" + _PAST_SYLLABLES + r"][대데]이)\s+(?=[가-힣])"
                        # ... or in 강원도's 드래 ("원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라")
                        r"|(?<=[" + _PAST_SYLLABLES + r"]드래)\s+(?=[가-힣])"
+                       # ... or in 하오체's past, as older speakers write it ("농협 가서 영농자금 2천 빌렸소 모종값 비료값 ...",
+                       # "가게 문 닫았수 오늘은")
+                       r"|(?<=[" + _PAST_SYLLABLES + r"][소수])\s+(?=[가-힣])"
                        # ... at an emoticon standing between words ("전해줘 ^^ 오마카세"), and before "I" opens
                        # a clause after a statement's 다 ("오마카세 부럽다 나는 어제 ...")
                        r"|\s+(?:\^\^+|;;+)\s+(?=[가-힣])|(?<=[가-힣]다)(?<!어쩌다)\s+(?=(?:나는|나도|내가|저는|저도|제가|우리)\s)"
@@ -1838,6 +1847,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     tells_own = any(_FIRST_PERSON.search(s) and not _OPINION.search(s) for s in sentences)
     untold: tuple[str, list[str]] | None = None  # plain news just passed over, for a day alone after it
     day_alone: tuple[tuple[str, list[str], str | None, bool], str] | None = None  # a day held alone, as said
+    promised = -2  # the last sentence dropped as a promise or a wish
     for n, raw in enumerate(sentences):
         line = raw.strip()
         if not re.search(r"\w", line):
@@ -1916,9 +1926,13 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
                 tense_of = _A_PAST
             resolved, when = fact_dates.resolve(sentence, said_at, tense_of, month)
             month = when[:7] if when and len(when) == 10 and not fact_dates.names_a_holiday(resolved) else month
-        if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence)):
+        # (and a few words the promise goes on to with "too", no verb of their own: "어묵은 내가 박스로 챙겨줄게 ㅋㅋ 라떼 간식도";
+        # not what follows it of their own, "버터도 보여줄게요. 6킬로 고양이 ㅋㅋ")
+        promise_goes_on = promised == n - 1 and len(sentence.split()) <= 3 and re.search(r"[가-힣]도[\s.!~ㅋㅎ]*$", sentence) is not None
+        if korean and ((_promise(sentence) and when is None) or _KO_WISH.search(sentence) or promise_goes_on):
             release()
             last = held = None  # what they will do for the other party (a dated promise is a plan), or a wish
+            promised = -2 if promise_goes_on else n
             continue
         called = _KO_HONORIFIC_NAME.match(sentence) if korean else None
         someone_else = called is not None and called.group(1) not in theirs
@@ -2157,6 +2171,8 @@ _EXPERT_TOLD_THEM = re.compile(r"^(?:(?:and|but|so|then|now|finally)\s+)?(?:the\
 _RESULT_CAME = re.compile(r"^(?:(?:and|but|so|then|now|finally|ok|okay)\s+)?(?:the\s+|my\s+|our\s+)?"
                           r"(?:(?:(?:MRI|CT|scan|x-?ray|biopsy|blood|bloods|blood\s+work|bloodwork|labs?|tests?|ultrasound|ECG|EKG|echo|mammogram"
                           r"|colonoscopy|endoscopy|EMG|PET)\s+){1,2}(?:results?\s+|report\s+)?|results?\s+)"
+                          # (or of an exam, named after it: "the results of the math bagrut came, 94!!")
+                          r"(?:of\s+(?:the\s+)?(?:[\w'-]+\s+){1,3}?)?"
                           r"(?:is|are|was|were|came|come|comes|show|shows|showed|say|says|said|back)\b(?![^.!?]*\?)", re.IGNORECASE)
 
 
