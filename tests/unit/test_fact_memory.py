@@ -4229,19 +4229,47 @@ def test_rounds_335_338_hebrew_days_and_an_exams_results():
                                                     at, "so happy he's ok Salman"))
 
 
-def test_rounds_335_338_korean_promise_and_reaction_before_their_laugh_praise_alone_and_the_hao_past():
+def test_rounds_335_338_korean_promise_before_its_laugh_praise_alone_and_the_hao_past():
     at = datetime(2025, 3, 23, 20, tzinfo=UTC)
     # a promise to the listener ends its sentence before its laugh, and takes the few words after it along
     facts = extract("어묵은 내가 박스로 챙겨줄게 ㅋㅋ 라떼 간식도\n아 그리고 나 도수치료 이제 끝났어 목 많이 좋아짐", at, "부산 어묵 사 오래.")
     assert [f for f in facts if "라떼" in f.statement] == [] and any("도수치료" in f.statement for f in facts)
     # ... not what follows it of their own
     assert any("6킬로" in f.statement for f in extract("오세요!!! 막창 먹어요. 버터도 보여줄게요. 6킬로 고양이 ㅋㅋ", at, "9월에 대구 놀러 갈게!"))
-    # ... as a reaction in ~구나 does before its tears
-    assert not any("시즌" in f.statement for f in extract("헐 리스크관리부 그 시즌이구나 ㅠㅠ 한 부장님 또 숫자 부르지", at,
-                                                          "나는 요즘 금감원 검사 준비한다고 매일 10시 퇴근이야."))
     # "as expected of X", said alone, praises: nothing of the visitor's to keep with what follows
     [target] = extract("역시 리스크관리부 ㅋㅋㅋ 고마워\n연말 실적 마감만 버티면 돼 IRP 30건 목표인데 지금 22건", at, "진료비 세부내역서 같이 내.")
     assert "리스크" not in target.statement and "IRP" in target.statement
     # a 하오체 past ends its sentence: what it told is kept apart from the hearsay after it
     assert any("2천" in f.statement for f in extract("농협 가서 영농자금 2천 빌렸소 모종값 비료값 비닐값 하면 금방이래요", at,
                                                     "ㅎㅎ 그 짝꿍이 준호 좋아하는갑다"))
+
+
+def test_rounds_339_342_sign_offs_inside_a_sentence_bislama_thanks_and_the_surgeon_by_name():
+    at = datetime(2025, 9, 14, 20, tzinfo=UTC)  # a Sunday
+    # kisses and greetings sent at the end of a sentence of news are no part of it
+    [mishmish] = extract("Mishmish is the queen of the house, she sleep on the seat of the motorcycle in the night. yalla habibti, "
+                         "take care of your arm, kisses from all of us to Sabine and Adam 🙏", at, "😂 and Mishmish?", ["Mishmish"])
+    assert "Sabine" not in mishmish.statement and "queen" in mishmish.statement
+    assert extract("Allah birsä! And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre 🚢", at, "Deal.") == []
+    assert not any("Krümel" in f.statement for f in extract(
+        "yalla habibti I go sleep, first trip at 7 in the morning. salam to Sabine and kiss Adam and Krümel ⛵🙏", at, "Voltaren gel"))
+    # Bislama's goodnight and thanks, their emoji after them, say nothing of the visitor
+    [bus] = extract("ok mi go sleep, bus 6:30 tomorrow. gudnaet 🙏🍏", at, "Talk soon")
+    assert "aet" not in bus.statement
+    assert not any("Bobo" in f.statement for f in extract("Halo Serah, mi stap long Tanna now 🙏 Tankiu tumas for everything in Vila. "
+                                                          "Tom, Marie, even Bobo", at, "safe trip"))
+    # the surgeon named after the operation goes with it
+    [surgery] = [f for f in extract("surgery is on Tuesday. at the hospital of Udine, day hospital. dottor Pittioni is the surgeon",
+                                    at, "walnut?? you're going to make me cry") if f.when]
+    assert surgery.when == "2025-09-16" and "Pittioni" in surgery.statement
+
+
+def test_rounds_339_342_korean_look_after_news_and_the_landlord_by_surname():
+    at = datetime(2025, 9, 14, 20, tzinfo=UTC)
+    # "look!" after what was told asks nothing of it
+    assert any("곰돌이컷" in f.statement for f in extract("아 맞다 콩이 오늘 곰돌이컷 새로 해줬는데 넘 귀여워 프사 바꿨어 봐봐 ㅋㅋㅋ", at,
+                                                      "어 쿠팡에 4만 원대 있다"))
+    # what the landlord, called by surname, says he will do is theirs to tell
+    assert any("125만" in f.statement for f in extract("그리구 정 사장이 결국 월세 125만 원 달래요... 어제 계약서 썼어요", at, "천만다행이다"))
+    # ... not the listener's
+    assert extract("니네 사장이 월세 올린대?", at, "천만다행이다") == []

@@ -317,7 +317,8 @@ _KO_WENT_AND = re.compile(r"[가-힣]더니\s|[았었였했갔왔봤받찍]는�
 _KO_HEARSAY = re.compile(r"(?:" + _HEARSAY_ENDINGS + r")[.!~^ㅎㅋㅠㅜ\s]*$")
 # Whom one rents from or works under, told of bare: the visitor's own ("집주인이 전세금 올린대", "팀장님이 야근
 # 없앤대"; not the listener's: "니 집주인").
-_KO_OVER_THEM = re.compile(r"(?<![가-힣])(?<![너네니]\s)(?:건물주|집주인|주인집|사장님|팀장님|부장님|과장님|실장님|원장님)")
+_KO_OVER_THEM = re.compile(r"(?<![가-힣])(?<![너네니]\s)(?:건물주|집주인|주인집|사장님|팀장님|부장님|과장님|실장님|원장님"
+                           r"|사장(?=[이은도]\s))")  # (and by surname: "정 사장이 결국 월세 125만 원 달래요")
 _KO_KIN = re.compile(r"(?<![너네])(?<![너네]\s)(?:엄마|아빠|어머니|아버지|부모님|할머니|할아버지|언니|오빠|누나|형|동생|남동생|여동생|이모|고모|삼촌"
                      r"|아내|와이프|집사람|마누라|안사람|남편|신랑|바깥양반|아들|딸(?!기))")
 # A wish ("망고가 저한테도 '안녕' 해 줬으면 좋겠어요": I hope...; "콩이 얼른 낫길", "꼭 붙기를 바라요",
@@ -331,6 +332,8 @@ _KO_PAID = re.compile(r"(?:" + _KO_PAY + r"|시간당|(?<![가-힣])월\s*\d)[^?
 # ... nor is what someone honoured does for the visitor's own, told in the honorific present ("동삼 햇살요양원 선생님들이
 # 정말 잘해 주세요": they treat her well): a request has no subject of its own before its 주세요.
 _KO_THEY_DO = re.compile(r"(?:님|님들|분들|분)(?:이|께서)\s+(?:[가-힣]+\s+){0,3}?[가-힣]+\s?주(?:세요|셔요|십니다)")
+# ... nor is "look!" after what was told, the photo it points to ("콩이 오늘 곰돌이컷 새로 해줬는데 넘 귀여워 프사 바꿨어 봐봐 ㅋㅋㅋ")
+_KO_LOOK = re.compile(r"(?<=[가-힣])\s+봐\s?[봐바](?:요)?[\s.!~^ㅋㅎ]*$")
 _KO_WISH = re.compile(r"면\s*좋겠|기를\s*바라|(?<=[가-힣])길\s*(?:바래(?!다)|바라(?!시|셔)|빌|빕|기도|기원)"
                       # (a prayer for them, and regards sent: "준우 잘 적응하라고 기도할게요", "미정씨한테 안부 전해라 하준이 하윤이도")
                       r"|(?:라고|도록)\s*기도(?:할게|할께|하겠|해요|해|드릴게|합니다|드려요)|안부\s*(?:좀\s*)?전(?:해|하)"
@@ -370,10 +373,8 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
                        # (its tears after it too, up to three: "손목이 부러지셨어요ㅠㅠ 분리수거하러 ...")
                        r"|(?:" + "|".join(rf"(?<=[{_PAST_SYLLABLES}]어요[ㅠㅜ]{{{k}}})" for k in range(4)) + r")\s+(?=[가-힣])"
-                       # ... or after a promise or a reaction in ~구나, its laugh or tears after it ("어묵은 내가 박스로 챙겨줄게 ㅋㅋ
-                       # 라떼 간식도", "헐 리스크관리부 그 시즌이구나 ㅠㅠ 한 부장님 또 숫자 부르지")
-                       r"|(?:" + "|".join(rf"(?<={end}{gap}[ㅋㅎㅠㅜ]{{{k}}})" for end in (f"[{_FINAL_L}][게께]", "구나")
-                                          for gap in ("", " ") for k in range(1, 5)) + r")\s+(?=[가-힣])"
+                       # ... or after a promise, its laugh or tears after it ("어묵은 내가 박스로 챙겨줄게 ㅋㅋ 라떼 간식도")
+                       r"|(?:" + "|".join(rf"(?<=[{_FINAL_L}][게께]{gap}[ㅋㅎㅠㅜ]{{{k}}})" for gap in ("", " ") for k in range(1, 5)) + r")\s+(?=[가-힣])"
                        # ... or after a past in 경상도's 대이 ("안동병원가서 혈압약 타왔대이 의사선생님이 ...")
                        r"|(?<=[" + _PAST_SYLLABLES + r"][대데]이)\s+(?=[가-힣])"
                        # ... or in 강원도's 드래 ("원주농고 21회 열두명 왔드래 너 안와서 다들 욕하드라")
@@ -733,13 +734,19 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # nothing of the visitor's, though it follows what was.
 # (... and Levantine's "Bousi Nour, salmili 3ala Fadi": kiss Nour, greet Fadi for me; and French's "bisous to all of you,
 # and to Pistache", "courage to the father of Marc-André")
+# ... and so is what a sign-off sends them at the end of a sentence of news ("yalla habibti, take care of your arm, kisses from
+# all of us to Sabine and Adam", "And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre", "salam to
+# Sabine and kiss Adam and Krümel")
+_SENDS_LOVE_AFTER = re.compile(r"(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:salam|salaam|salute|regards|greetings|hugs|kisses|bisous|abrazos)"
+                               r"(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+|kiss\s+(?-i:[A-Z]))[^.!?]*$", re.IGNORECASE)
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big)\s+)?"
-                         r"(?:(?:love|hugs?|kisses|besos|besitos|abrazos|bisous|bises|courage|regards|greetings|salaams?)\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
+                         r"(?:(?:love|hugs?|kisses|besos|besitos|abrazos|bisous|bises|courage|regards|greetings|salaams?|salutes?)\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
-_GOODNIGHT = re.compile(r"(?:good\s*)?(?:night|nite|morning)(?:" + _TO_SOMEONE + r"|[\s!.]*)", re.IGNORECASE)  # (its name may be gone: _without_called)
+_GOODNIGHT = re.compile(r"(?:(?:good\s*)?(?:night|nite|morning)|gudnaet|gudnait)(?:" + _TO_SOMEONE + r"|[\s!.]*)(?:" + fact_dates.EMOJI + r"\ufe0f?\s*)*",
+                        re.IGNORECASE)  # (and Bislama's, and the emoji after it: "gudnaet 🙏🍏")  # (its name may be gone: _without_called)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
-_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty)(?:\s+(?:so much|again|both|all|guys|everyone))*\s+(?:for|both|all|guys)\b",
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|tankiu|tenkyu|tenkiu)(?:\s+(?:so much|again|both|all|guys|everyone|tumas|tru))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
 _OWN = re.compile(r"\b(?:my|mine|our|ours|we|we're|we've|us|myself)\b", re.IGNORECASE)
 _SUBJECT_I = re.compile(r"\bI(?:'m|'ve|'d|'ll)?\b")
@@ -1849,7 +1856,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
     day_alone: tuple[tuple[str, list[str], str | None, bool], str] | None = None  # a day held alone, as said
     promised = -2  # the last sentence dropped as a promise or a wish
     for n, raw in enumerate(sentences):
-        line = raw.strip()
+        line = _SENDS_LOVE_AFTER.sub("", raw).strip()
         if not re.search(r"\w", line):
             continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
         before, untold = untold, None
@@ -1880,6 +1887,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
             release()
             last = held = None
             continue
+        sentence = _KO_LOOK.sub("", sentence)  # ("... 프사 바꿨어 봐봐 ㅋㅋㅋ": "look!" asks nothing of what was told)
         if _REQUEST.search(sentence) and not _KO_PAID.search(sentence) and not _KO_THEY_DO.search(sentence):
             last = None  # (a thin sentence before it may still be completed: "저 병원 다녀왔어요! 칭찬해주세요. 지난 금요일에 ...")
             continue
@@ -2136,13 +2144,16 @@ def _says_something(word: str) -> bool:
 _PRICED = re.compile(r"(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|was|came\s+to|comes\s+to|cost|costs)\s+(?:like\s+|about\s+|around\s+)?[$£€]?\d", re.IGNORECASE)
 # Someone who looked at their matter for them, and what they said or did of it ("Physio say it is
 # tendonitis", "the mechanic reckons it's the gearbox", "Dr. Okafor switched him to that inhaler").
-_EXPERTS = (r"doc|doctor|dr\.?\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
+_EXPERTS = (r"doc|doctor|(?:dr\.?|dottor|dottoressa|doktor|doutora?)\s+" + relevance.UPPER + r"[\w'-]+|GP|physio|vet|nurse|surgeon|specialist|consultant|dentist|optometrist"
             r"|optician|radiologist|mechanic|plumber|electrician|builder|inspector|surveyor|lawyer|solicitor|accountant")
 # (... and where they work: "the doctor of Pisac say is cataract", "the vet at Greenside said")
 _EXPERT_PLACE = r"(?:(?:of|at|in|from)\s+(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?\s+)?"
 _EXPERT_SAYS = re.compile(r"^(?:(?:and|but|so|then|now)\s+)?(?:the\s+|my\s+|our\s+|his\s+|her\s+)?(?:" + _EXPERTS + r")"
                           r"\s+(?:(?:dr\.?\s+)?\w+\s+)?" + _EXPERT_PLACE + r"(?:said|says|say|told|tells|thinks|reckons|found|confirmed|switched|put|sent|gave|prescribed"
-                          r"|started|referred|upped|increased|changed|checked)\b"  # (and by name: "vet Dr. Gajdoš said heart is little weak")
+                          r"|started|referred|upped|increased|changed|checked"
+                          r"|is(?=\s+(?:the|my|his|her|our)\s+(?:surgeon|doctor|specialist|consultant|dentist|physio|vet|lawyer)\b))\b"
+                          # (and by name: "vet Dr. Gajdoš said heart is little weak"; and who they are to the matter: "surgery is on
+                          # Tuesday. at the hospital of Udine, day hospital. dottor Pittioni is the surgeon")
                           # ... or named first, with what they are to the matter ("Ntate Lefu the driver says it jumps out of third gear")
                           r"|^(?:(?:and|but|so|then)\s+)?(?-i:(?:[A-Z][\w'-]*\s+){1,2})the\s+(?:" + _EXPERTS +
                           r"|driver|teacher|coach|foreman|supervisor|manager|boss|agent|landlord)\s+(?:said|says|say|told|tells|thinks|reckons)\b"
