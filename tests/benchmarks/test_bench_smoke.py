@@ -73,8 +73,10 @@ def test_every_function_starts_cold_and_serves_its_first_call(smoke):
 def test_a_snapstart_restored_api_instance_pays_less_for_its_first_turn_than_a_cold_one(smoke):
     cold = smoke[0]["cold_start"]
     primed = cold["snapstart"]["api"]
-    # Priming moves the lazy work into init (absorbed by the snapshot): init grows, the first turn shrinks.
-    assert primed["init_and_priming_ms"]["value"] > cold["api"]["import_ms"]["value"]
+    # Priming moves the lazy work into init (absorbed by the snapshot): init loads what the cold first turn would, and
+    # the first turn shrinks. (Counted in modules, not timed: two one-off timings in different processes are a coin
+    # toss on a busy machine; a CI run saw a cold import of 2,237 ms beside a primed init of 1,309.)
+    assert primed["modules_after_init"] > cold["api"]["modules_after_import"]
     assert primed["first_call_ms"]["value"] < cold["api"]["first_call_ms"]["value"]
     assert primed["restore_hook_ms"]["value"] is not None
 
