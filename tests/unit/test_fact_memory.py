@@ -4273,3 +4273,31 @@ def test_rounds_339_342_korean_look_after_news_and_the_landlord_by_surname():
     assert any("125만" in f.statement for f in extract("그리구 정 사장이 결국 월세 125만 원 달래요... 어제 계약서 썼어요", at, "천만다행이다"))
     # ... not the listener's
     assert extract("니네 사장이 월세 올린대?", at, "천만다행이다") == []
+
+
+def test_rounds_343_346_greetings_extended_named_news_with_has_and_low_german_parents():
+    at = datetime(2025, 3, 26, 20, tzinfo=UTC)  # a Wednesday
+    # greetings extended or sent by "greet X" at a sentence's end are no part of it
+    assert extract("We are counting. Extend greetings to Chris, Ethan and Biscuit 🙏", at, "hi") == []
+    assert extract("we talk soon. Goodnight, greet Dave and Tyler", at, "hi") == []
+    # news of someone by name told with "has", in a message where the visitor tells of themselves
+    assert any("Laroo" in f.statement for f in extract(
+        "Plantix. ok I will try. But my Tecno is already full of videos\nby the way Lamunu has got a big order. "
+        "Laroo Primary School wants 80 uniforms, 25,000 each", at, "Get Plantix on your phone."))
+    # a parent called as Low German calls them is family
+    assert any("pneumonia" in f.statement.lower() for f in extract(
+        "Pape is in the hospital. Sunday night Johan brought him to Cuauhtémoc, he could not breathe. pneumonia the doctor says",
+        at, "Ya what's wrong"))
+
+
+def test_rounds_343_346_korean_since_a_day_ongoing_and_a_finding_before_a_question():
+    at = datetime(2025, 3, 19, 20, tzinfo=UTC)  # a Wednesday
+    # what goes on since a day named, told in ~고있네, is news, not a reaction
+    [sax] = [f for f in extract("아 그리고 나 색소폰 배운다 웃지마라\n지난주 목요일부터 포천 평생학습관 가서 배우고있네", at, "짐차는 안전이 먼저야")
+             if f.when]
+    assert sax.when == "2025-03-13"
+    # ... not praise of the listener
+    assert extract("오 열심히 하고 있네", at, "나 요즘 요가 다녀") == []
+    # what was found, in ~더라, ends its sentence before a rhetorical question
+    assert any("12만 원" in f.statement for f in extract("도현이 입학식 잘 갔다 왔다 포켓몬 가방 사줬는데 12만 원이더라 요새 가방이 머 그래 비싸노",
+                                                      at, "다행이다 언니 할매 정정하시네"))

@@ -261,7 +261,8 @@ _KO_REACTION = re.compile(r"(?:" + _KO_NOT_UNABLE + r"(?:겠다|겠네|겠네요
 # 생각해볼듯": I'll probably think about it then), not a guess at what was heard ("수술 잘한 듯").
 # ... nor is a past ending in ~네 on a day it names: news, as middle age tells it ("그 포터가 지난주 금요일에
 # 클러치가 나갔네"), not praise ("잘했네").
-_KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎㅋㅠㅜ\s]*$")  # ("그저께 원고를 택배로 부쳤네")
+_KO_DATED_NEWS = re.compile(r"[" + fact_dates.KO_PAST_SYLLABLES + r"]네[.!~^ㅎㅋㅠㅜ\s]*$"  # ("그저께 원고를 택배로 부쳤네")
+                            r"|부터\s.*고\s?있네[.!~^ㅎㅋㅠㅜ\s]*$")  # (... or what goes on since then: "지난주 목요일부터 ... 배우고있네")
 
 
 _KO_PRAISED = re.compile(r"다행|고생|수고|축하|잘했|잘\s*봤|벌써|엊그제|성공했|겄")  # (겄: a guess, 좋아허겄네)
@@ -367,9 +368,11 @@ _SENTENCE = re.compile(r"(?<=[.!?。])" + _NOT_AN_END + r"\s+|\n+|(?<=[다요죠
                        # sentences ("당화혈색소가 7.8이 나왔어요, 원장님이 ...", "재희가 그저께 캐나다로 돌아갔어요, 공항에서 ...")
                        r"|(?<=[가-힣]요),\s+(?=[가-힣])"
                        r"|(?<=[가-힣]냐)\s+(?=[가-힣])(?!이러|그러|하시|하심|하더|하길|하면서|카더|캐|라고|그카)|(?<=[았었였했겠갔왔됐봤났셨는" + _FINAL_N + r"]다)\s+(?=[가-힣])(?![왔오와온올하해치카캐그])"
-                       # ... or after hearsay ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ..."), or after
+                       # ... or after hearsay or what was found ("강아지들 이사하면 좀 그렇다더라 보리는 나 이사가면 ...", "포켓몬 가방
+                       # 사줬는데 12만 원이더라 요새 가방이 머 그래 비싸노"; not 경상도's 카더라, which goes on with what was said:
+                       # "180만원 카더라 청학동 ... 박사장이 해준다"), or after
                        # what something is ("보리는 우리집 말티즈에요 6살ㅋㅋ 또 올게요")
-                       r"|(?<=[다라]더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
+                       r"|(?<=[가-힣]더라)(?<!카더라)\s+(?=[가-힣])|(?<=[에예]요)\s+(?=[가-힣\d])"
                        # ... or after a polite past ("학원을 바꿨어요 광안동에 있는 ...", voice-typed without marks)
                        # (its tears after it too, up to three: "손목이 부러지셨어요ㅠㅠ 분리수거하러 ...")
                        r"|(?:" + "|".join(rf"(?<=[{_PAST_SYLLABLES}]어요[ㅠㅜ]{{{k}}})" for k in range(4)) + r")\s+(?=[가-힣])"
@@ -737,14 +740,16 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # ... and so is what a sign-off sends them at the end of a sentence of news ("yalla habibti, take care of your arm, kisses from
 # all of us to Sabine and Adam", "And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre", "salam to
 # Sabine and kiss Adam and Krümel")
-_SENDS_LOVE_AFTER = re.compile(r"(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:salam|salaam|salute|regards|greetings|hugs|kisses|bisous|abrazos)"
-                               r"(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+|kiss\s+(?-i:[A-Z]))[^.!?]*$", re.IGNORECASE)
-_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big)\s+)?"
-                         r"(?:(?:love|hugs?|kisses|besos|besitos|abrazos|bisous|bises|courage|regards|greetings|salaams?|salutes?)\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
+_SENT = r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
+_SENDS_LOVE_AFTER = re.compile(r"(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
+                               r"|(?:kiss|greet)\s+(?-i:[A-Z]))[^.!?]*$", re.IGNORECASE)  # (and Ugandan English's "extend greetings to Chris")
+_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
+                         r"(?:(?:love|hug|courage|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
+# (its name may be gone: _without_called; and Bislama's, with the emoji after it: "gudnaet 🙏🍏")
 _GOODNIGHT = re.compile(r"(?:(?:good\s*)?(?:night|nite|morning)|gudnaet|gudnait)(?:" + _TO_SOMEONE + r"|[\s!.]*)(?:" + fact_dates.EMOJI + r"\ufe0f?\s*)*",
-                        re.IGNORECASE)  # (and Bislama's, and the emoji after it: "gudnaet 🙏🍏")  # (its name may be gone: _without_called)
+                        re.IGNORECASE)
 # Thanks for what the other party did ("Thank you both for an amazing week") tells nothing of them.
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|tankiu|tenkyu|tenkiu)(?:\s+(?:so much|again|both|all|guys|everyone|tumas|tru))*\s+(?:for|both|all|guys)\b",
                      re.IGNORECASE)
@@ -849,6 +854,7 @@ _FRAGMENT_WORDS = 15
 _KIN_WORDS = (r"dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|grandma|grandpa|granddad|grandad|"
               r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
               r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|tutu|tūtū|"
+              r"pape|mame|mutti|vati|"  # (as Low German and German say them: "Pape is in the hospital")
               r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer")
 _KIN_NAME = re.compile(rf"^(?!ma['\u2019]am)(?:{_KIN_WORDS})\b"
                        r"(?!(?-i:\s+" + relevance.UPPER + r"))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
@@ -1420,12 +1426,15 @@ def _promise(sentence: str) -> bool:
 # "Raju the taxi driver from Namaka buy it"): in a message where the visitor tells of themselves (not
 # only reacts: "That's the best thing I've ever heard. Juneau signed her work"), of someone of theirs,
 # when the other party has not just named them.
-_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then)\s+)?(" + relevance.UPPER + relevance.LOWER + r"+)(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)?"
+_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then|by\s+the\s+way|btw)\s+)?(" + relevance.UPPER + relevance.LOWER + r"+)(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)?"
                          r"(?:\s+the\s+[a-z]+(?:\s+[a-z]+)?(?:\s+from\s+" + relevance.UPPER + r"\w+)?)?"
                          r"(?:\s+(?:he|she))?"  # (the name taken up again, as learners do: "Ilyas he find a job for the summer")
                          r"\s+(?:just\s+|finally\s+|also\s+)?"
                          r"(?:had|got|went|came|took|made|did|bought|sold|said|told|gave|fell|broke|won|lost|left|ran|saw|found|sent|paid|brought"
-                         r"|caught|drove|flew|wrote|rang|buy|find|get|win|pass|finish|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed)\b")
+                         r"|caught|drove|flew|wrote|rang|buy|find|get|win|pass|finish|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed"
+                         # (or has, as Ugandan and learners' English tell it: "by the way Lamunu has got a big order", "Anna has
+                         # a kitten now!", "Susanna has also a new sewing machine")
+                         r"|ha(?:s|ve)\s+(?:also\s+|just\s+|finally\s+)?(?:got|done|an?|another|new))\b")
 
 
 _KO_COST_OPENS = re.compile(r"[\d,.]+\s?(?:십|백|천|만|억)*\s?원\s?(?:이|은|도|씩|정도|쯤)?\s?(?:들었|나왔|썼|줬|냈|주고|들어)")
