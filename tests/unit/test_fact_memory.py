@@ -4301,3 +4301,12 @@ def test_rounds_343_346_korean_since_a_day_ongoing_and_a_finding_before_a_questi
     # what was found, in ~더라, ends its sentence before a rhetorical question
     assert any("12만 원" in f.statement for f in extract("도현이 입학식 잘 갔다 왔다 포켓몬 가방 사줬는데 12만 원이더라 요새 가방이 머 그래 비싸노",
                                                       at, "다행이다 언니 할매 정정하시네"))
+
+
+def test_rounds_347_350_love_sent_after_an_emoji_and_relief_with_a_name():
+    at = datetime(2025, 5, 31, 20, tzinfo=UTC)
+    # love sent after an emoji, at the end of a sentence of news, is no part of it
+    [light] = extract("Light has gone, phone charge is 10% only. Talk later 🙏 love to Aarav and Cookie", at, "hi")
+    assert "Aarav" not in light.statement
+    # relief with the name it is for is a reaction
+    assert extract("다행이다 나비 ㅠㅠ", at, "나비 수술 잘 끝났어") == []

@@ -228,7 +228,7 @@ _KO_REACTION = re.compile(r"(?:" + _KO_NOT_UNABLE + r"(?:겠다|겠네|겠네요
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
                           # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요"), not at their own
                           # luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
-                          r"|^\s*(?:(?:아|휴|와|오|진짜|정말|참|넘|너무)\s*)*다행(?:이다|이네|이네요|이에요|이야|임|입니다)"
+                          r"|^\s*(?:(?:아|휴|와|오|진짜|정말|참|넘|너무)\s*)*다행(?:이다|이네|이네요|이에요|이야|임|입니다)(?:\s+[가-힣]{1,4})?"
                           # ... or after what was heard ("콩이 다리 나았다니 다행임", "간판 에 오르는구나 잘 됐다"; not one's own
                           # "면접 잘 됐다"), and congratulations, the voice-typed too ("보리 생일 축하 한다")
                           r"|(?:다니|라니|대서|구나)[\s.!~,]*(?:(?:아|휴|진짜|정말|참|넘|너무)\s*)*(?:다행(?:이다|이네|이네요|이에요|이야|임|입니다)"
@@ -239,6 +239,7 @@ _KO_REACTION = re.compile(r"(?:" + _KO_NOT_UNABLE + r"(?:겠다|겠네|겠네요
                           r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
                           # ... and pity ("수련이 고생한다", "고생했네", "안쓰럽다"; not what they went through, "고생했다")
                           r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*|불쌍[하해][가-힣]*)"
+                          # (relief with the name it is for: "다행이다 나비 ㅠㅠ")
                           # ... and a blessing on them ("미경 샘 복 받으실 거예요")
                           r"|복\s*(?:받으실|받을|받으세요|받으시길)(?:\s*(?:거예요|거에요|거야|겁니다|꺼예요|꺼야|거|바래요|바랍니다))?"
                           # ... and reassurance, that theirs will be well ("복실이 착해서 괜찮을 거예요", "수술 잘 될 거예요")
@@ -741,8 +742,10 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # all of us to Sabine and Adam", "And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre", "salam to
 # Sabine and kiss Adam and Krümel")
 _SENT = r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
-_SENDS_LOVE_AFTER = re.compile(r"(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
-                               r"|(?:kiss|greet)\s+(?-i:[A-Z]))[^.!?]*$", re.IGNORECASE)  # (and Ugandan English's "extend greetings to Chris")
+_SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
+                               r"|(?:kiss|greet)\s+(?-i:[A-Z]))"
+                               # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
+                               r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)  # (and Ugandan English's "extend greetings to Chris")
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
                          r"(?:(?:love|hug|courage|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
