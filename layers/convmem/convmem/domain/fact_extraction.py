@@ -740,12 +740,12 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # and to Pistache", "courage to the father of Marc-André")
 # ... and so is what a sign-off sends them at the end of a sentence of news ("yalla habibti, take care of your arm, kisses from
 # all of us to Sabine and Adam", "And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre", "salam to
-# Sabine and kiss Adam and Krümel")
+# Sabine and kiss Adam and Krümel"), greetings extended as Ugandan English extends them ("extend greetings to Chris")
 _SENT = r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
 _SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
                                r"|(?:kiss|greet)\s+(?-i:[A-Z]))"
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
-                               r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)  # (and Ugandan English's "extend greetings to Chris")
+                               r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
                          r"(?:(?:love|hug|courage|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
@@ -1429,7 +1429,7 @@ def _promise(sentence: str) -> bool:
 # "Raju the taxi driver from Namaka buy it"): in a message where the visitor tells of themselves (not
 # only reacts: "That's the best thing I've ever heard. Juneau signed her work"), of someone of theirs,
 # when the other party has not just named them.
-_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then|by\s+the\s+way|btw)\s+)?(" + relevance.UPPER + relevance.LOWER + r"+)(?:\s+" + relevance.UPPER + relevance.LOWER + r"+)?"
+_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then|by\s+the\s+way|btw)\s+)?(" + relevance.CAPITALISED + r"+)(?:\s+" + relevance.CAPITALISED + r"+)?"
                          r"(?:\s+the\s+[a-z]+(?:\s+[a-z]+)?(?:\s+from\s+" + relevance.UPPER + r"\w+)?)?"
                          r"(?:\s+(?:he|she))?"  # (the name taken up again, as learners do: "Ilyas he find a job for the summer")
                          r"\s+(?:just\s+|finally\s+|also\s+)?"
