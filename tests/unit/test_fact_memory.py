@@ -4310,3 +4310,31 @@ def test_rounds_347_350_love_sent_after_an_emoji_and_relief_with_a_name():
     assert "Aarav" not in light.statement
     # relief with the name it is for is a reaction
     assert extract("다행이다 나비 ㅠㅠ", at, "나비 수술 잘 끝났어") == []
+
+
+def test_rounds_351_354_a_word_answering_what_sympathy_sent_and_a_konkani_father():
+    at = datetime(2025, 5, 20, 20, tzinfo=UTC)
+    # the word that answers "what" before a comma is the answer, not an address
+    [studies] = extract("Architecture, third year at Dokuz Eylül, she draws houses I don't understand", at,
+                        "She's a sweet girl. What is she studying again?")
+    assert "Architecture" in studies.statement
+    # ... as a name before a comma still is, when nothing asked what
+    assert "Sheryl" not in " ".join(f.statement for f in extract("Sheryl, third year at Dokuz Eylül now", at, "Good night!"))
+    # sympathy or thanks sent to someone ("pole", "chur") is no news of the visitor's
+    assert extract("Pole to my baby Chebet. Give her warm water with honey", at, "Chebet has a cough") == []
+    assert extract("chur to priya 🤙 no more gary aue that's the best news this year", at,
+                   "Priya. She's lovely. Asked us what shifts we WANT. I nearly fainted") == []
+    # a father called as Konkani calls him is family, and his news the visitor's
+    assert any("Victor hospital" in f.statement for f in extract("Bapai is in Victor hospital. Admitted on Thursday night.", at, "hi"))
+
+
+def test_rounds_351_354_korean_what_you_spoke_of_and_a_gyeongsang_question():
+    at = datetime(2025, 6, 15, 20, tzinfo=UTC)
+    # a sentence that only calls up what the other party spoke of is no fact
+    assert extract("아 그라고 니가 말한 우슬 있제", at, "보낼끼다 주소 불러라") == []
+    assert extract("아 니가 말한 캐시워크 말이다", at, "ㅋㅋㅋ 깡순이 바람났나") == []
+    # a question in Gyeongsang ("우째 ... 나왔노?") after one of the visitor's people is answered by what follows
+    assert any("디스크" in f.statement for f in extract("디스크 초기래유 수술까진 안해두 되구 주사 맞구 운동하믄 된대", at,
+                                                      "ㅋㅋ 어르신 정정하시다. 기태씨 MRI는 우째 나왔노?"))
+    # ... not one asking how they found someone ("우째 보더노?": their opinion)
+    assert asked_of_them("하늘이 남자친구는 우째 보더노") is None

@@ -747,7 +747,7 @@ _SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
                                r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
-                         r"(?:(?:love|hug|courage|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
+                         r"(?:(?:love|hug|courage|pole(?:\s+sana)?|chur|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 # (its name may be gone: _without_called; and Bislama's, with the emoji after it: "gudnaet 🙏🍏")
@@ -840,6 +840,11 @@ _KO_THANKS = re.compile(r"(?:고마웠|고마워|고맙|감사했|감사해|감�
 # What the other party said, put back to them ("흑석동 밤길 어둡다며", "다이어트 한다며ㅋㅋ": you said...):
 # theirs, not the visitor's.
 _KO_YOU_SAID = re.compile(r"(?:다며|라며|다면서|라면서)[?.!~^ㅎㅋㅠㅜ\s]*$")
+# ... and a sentence that only calls up what the other party spoke of, for what follows to tell ("아 그라고 니가 말한
+# 우슬 있제", "니가 추천한 캐시워크 말이다"): no news of its own.
+_KO_YOU_MENTIONED = re.compile(r"(?:[가-힣]+\s+){0,3}(?:니가|네가|너가|당신이|언니가|누나가|형이|형님이|오빠가|선생님이|쌤이)\s*"
+                               r"(?:말한|말했던|말하던|얘기한|얘기했던|추천한|추천해준|알려준|보내준|소개한|소개해준)\s+[^.!?]{1,20}?\s*"
+                               r"(?:있제|있잖아|있잖아요|있잖니|있지|있죠|말이다|말이야|말야|말이여|말여|말이에요|말입니다)[\s?.!~^ㅋㅎㅠㅜ]*")
 MAX_WORDS = 60
 # A sentence with neither a subject nor a verb of its own ("A small blue one in Oakridge.",
 # "Acoustic, Thursday evenings, with a teacher called Marco.") elaborates on the one before it.
@@ -858,6 +863,7 @@ _KIN_WORDS = (r"dad|daddy|mum|mummy|mom|mommy|mam|mammy|ma|pa|mama|papa|da|dada|
               r"granda|gran|granny|nan|nana|nanna|oma|opa|nonna|nonno|abuela|abuelo|nanay|tatay|inay|itay|"
               r"amma|achan|appa|ammi|abbu|abba|umma|uppa|ammachi|appachan|nani|dadi|baba|apá|amá|mamá|papá|abuelita|abuelito|tutu|tūtū|"
               r"pape|mame|mutti|vati|"  # (as Low German and German say them: "Pape is in the hospital")
+              r"bapai|"  # (and Konkani: "Bapai is in Victor hospital")
               r"husband|hubby|wife|girlfriend|boyfriend|gf|bf|fiance|fiancee|boss|gaffer")
 _KIN_NAME = re.compile(rf"^(?!ma['\u2019]am)(?:{_KIN_WORDS})\b"
                        r"(?!(?-i:\s+" + relevance.UPPER + r"))", re.IGNORECASE)  # (not a title: "Mama Emeka", "Baba Yao" are someone else)
@@ -1168,11 +1174,13 @@ _APPOSITIVE = re.compile(r"(?i:the)\s+(?!(?:\S+\s+){0,5}?(?i:is|are|was|were|has
                          r"|" + relevance.CAPITALISED + r"+(?:\s+" + relevance.CAPITALISED + r"+)+")
 
 
-def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False) -> str | None:
+def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), answering: bool = False,
+                        asked_what: bool = False) -> str | None:
     """The sentence without its clauses about the other party and its questions; None when
     nothing about the visitor is left. ``others``: the names the other party just told news of
     (``_their_names``); a clause that opens on one ("Cian is so romantic") is about them.
-    ``answering``: the sentence answers the other party's question about the visitor."""
+    ``answering``: the sentence answers the other party's question about the visitor; ``asked_what``:
+    one asking what, which or who (``_ASKS_WHAT``), which a word alone may answer."""
     if _ASKS_BY_ORDER.match(sentence.lstrip()):
         return None  # a question without its mark, the whole sentence ("does she need her own or does mine cover her")
     sentence = _PITY_THEN_NEWS.sub("", _ASIDE_TO_THEM.sub("", sentence))
@@ -1200,8 +1208,10 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
         if too is not None and not answering:
             parts = [q for i, q in enumerate(parts) if i >= too or _KO_FIRST_PERSON.search(q)]
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
-    # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about.)
+    # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about; nor is the word that
+    # answers what was asked: "What is she studying again?" - "Architecture, third year at Dokuz Eylül, she ...")
     if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
+            and not asked_what
             and not (len(parts) > 2 and _APPOSITIVE.fullmatch(parts[1]))
             and not _fragment(sentence)):
         parts = parts[1:]
@@ -1243,11 +1253,11 @@ _TEXTING_YOU = re.compile(r"\b(?:u|ur)\b", re.IGNORECASE)
 # 자전거?"); not one about the asker's own (나, 우리) nor one asking how they found something (어땠어).
 _KO_YOU = re.compile(r"(?:^|\s)(?:너|너는|넌|너도|네가|니가|니|니는|니도|당신|형|형님|행님|언니|누나|오빠|선배|선배님)"
                      r"(?=\s|$|[?!.])")  # the listener, or the title they are called by ("행님 담배는 끊었나?")
-_KO_ASKS = re.compile(r"무슨|어떤|뭐|뭘|무엇|어디|언제|누구|몇|왜|어떻게")
+_KO_ASKS = re.compile(r"무슨|어떤|뭐|뭘|무엇|어디|언제|누구|몇|왜|어떻게|우째|우찌|어째|어찌")  # (as Gyeongsang asks how: "MRI는 우째 나왔노?")
 _KO_ASKER_OWN = re.compile(r"(?:^|\s)(?:나는|나도|내가|내|나|난|저는|저도|제가|저희|우리|우리는)(?=\s|$)")
 # A topic alone asked after ("결혼 날짜는?", "회사는?": and your wedding's date?) asks for the visitor's.
 _KO_TOPIC_ASKED = re.compile(r"(?:^|[.!?~ㅋㅎㅠㅜ]\s*)(?:[가-힣]+\s+){0,2}[가-힣]*[은는]\s*\?+$")
-_KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|괜찮")
+_KO_OPINION = re.compile(r"어땠|어때|어떠|어떨|좋았|재밌|재미있|괜찮|보더|보드")  # (and how they found someone: "우째 보더노?")
 # A question after how someone or something of theirs is ("다이스케는 잘 지내요?", "민호는 요즘 어때?", "어깨는
 # 괜찮아?"): not an opinion asked (unless it names the asker's own: _KO_ASKER_OWN), nor a suggestion ("산책은
 # 어떠세요?" asks no "좀" or "요즘")
@@ -1257,7 +1267,7 @@ _KO_ASKS_AFTER = re.compile(r"(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{2,4}?(?:이)?(
                             # "병원은 갔냐?", "헬멧은 있어?": its past syllables keep 있 and 겠, unlike KO_PAST_SYLLABLES)
                             # (not how they found it, their opinion: "제주도는 어땠어?")
                             r"|(?:^|[\s.!?~ㅋㅎㅠㅜ])[가-힣]{1,6}(?:은|는)\s+(?:[가-힣]+\s+)?(?!어땠|좋았|재밌|재미있|괜찮았)"
-                            r"[가-힣]*[" + _PAST_SYLLABLES + r"](?:어|냐|니|나)\s*\?")
+                            r"[가-힣]*[" + _PAST_SYLLABLES + r"](?:어|냐|니|나|노)\s*\?")
 # A yes/no question whose verb honours its subject ("건강검진은 받으셨어요?", "여행 준비는 다 되셨어요?")
 # asks after the listener or their elders (unless it names the asker's own: _KO_ASKER_OWN); the answer
 # ("네, 지난주에 받으셨어요") says nothing without it.
@@ -1874,7 +1884,8 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         before, untold = untold, None
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or _SENDS_LOVE.match(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
-            _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering)
+            _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering,
+            answering and _ASKS_WHAT.match(asked or "") is not None)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
         # (... or a sentence that leads into news it tells: "Tired lol. But good news in the middle of all this:
         # Gabe made the Cardinals!!")
@@ -1891,7 +1902,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         # Kinderarzt Dr. Schulte / Scharlach. antibiotic 10 days"; not "Anyway.", "Sorry.")
         if sentence and ((_VOCATIVE.fullmatch(sentence) and not (answering and _ASKS_WHAT.match(asked or ""))
                           and not (last is not None and 0 < n < len(sentences) - 1 and _says_something(sentence.strip(" .").lower())))
-                         or _KO_EXCLAIMED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
+                         or _KO_EXCLAIMED.fullmatch(sentence) or _KO_YOU_MENTIONED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
                          or not re.search(r"\w", sentence)):
             sentence = None  # "Thanks, Mina!": whom they speak to, before the answer; "got news.": a lead; "I told you!": a frame
         answers, answering = answering and bool(sentence), answering and not sentence
