@@ -4338,3 +4338,22 @@ def test_rounds_351_354_korean_what_you_spoke_of_and_a_gyeongsang_question():
                                                       "ㅋㅋ 어르신 정정하시다. 기태씨 MRI는 우째 나왔노?"))
     # ... not one asking how they found someone ("우째 보더노?": their opinion)
     assert asked_of_them("하늘이 남자친구는 우째 보더노") is None
+
+
+def test_rounds_355_358_no_pronoun_for_a_name_a_date_fixed_and_partings_with_names():
+    at = datetime(2025, 4, 27, 20, tzinfo=UTC)  # a Sunday
+    # "call me" before a pronoun names no one: "when Petru call me I think he die"
+    assert not [f for f in extract("Wednesday night when Petru call me I think he die, he cannot speak from pain", at, "How is he today?")
+                if f.key == "name"]
+    assert [f.value for f in extract("call me Dom", at, "hi") if f.key == "name"] == ["Dom"]
+    # the day a date is fixed for, asked after, is to come
+    [eye] = extract("yes. on Tuesday. cataract, left eye. Prasad Netralaya in Udupi", at,
+                    "Anna, is Appe's surgery date fixed? Shilpa told me about the eye.", frozenset({"appe"}))
+    assert eye.when == "2025-04-29"
+    # pity opened by "ay" goes, and what follows stays
+    [niva] = extract("ay poor Mihail 🙏 that Niva was 19 years with us", at, "Mihail stood and watched like his own brother was leaving.")
+    assert "Mihail" not in niva.statement
+    # a parting with a name ("Ciao Rosmarie") and greetings sent as German sends them ("greet me Luis") are no news
+    [glue] = [f for f in extract("Probably. Now I go down, the glue must dry in the night. Ciao Rosmarie, greet me Luis and the whole house.",
+                                 at, "They will make you Kassier anyway.") if f.key != "agent.name"]
+    assert "Rosmarie" not in glue.statement and "Luis" not in glue.statement

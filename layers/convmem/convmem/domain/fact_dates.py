@@ -757,6 +757,8 @@ _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|planning|can|can't|cannot
     r"coming up(?!\s+(?:the|di|da|de|a|an|that|dat|this|dis|from|out|our|my|his|her|past|behind|through|thru|by|over|onto|into)\b)|(?<!the )next|"
                         # (booked, or signed up, for a day: still to come; "booked the flights on monday" is done)
                         r"(?:is|are|'s|'re|all|got|be|been)\s+booked|(?:booked|signed up|registered)\s+(?:\w+\s+){0,3}?(?:for|in)\b|scheduled|starts|(?<!didn't )(?<!didnt )(?<!did not )(?<!didn\u2019t )start|begins?"  # (not "the car didnt start thursday")
+                        # (a date fixed is one to come: "is Appe's surgery date fixed?"; not "the car is fixed")
+                        r"|\b(?:date|day)\s+(?:is\s+|was\s+|got\s+)?(?:fixed|set|confirmed|finali[sz]ed)\b"
                         # (what a day is set for, said in the present: "Colton turns 17 on March 2nd", "she flies out Friday")
                         r"|turns|opens|leaves|arrives|graduates|retires|flies|lands|departs|finishes|closes"
                         # ... or by what is booked: "Booked her on Emirates, landing in Auckland the 18th of December"

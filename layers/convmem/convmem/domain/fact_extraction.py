@@ -62,7 +62,8 @@ _NAME_PATTERNS = [
     # (not a call on the phone: "Phil call me to office", "she'll call me back tomorrow", "she call me too")
     re.compile(r"(?i:\bmy name is|\bmy name's|(?<!\bshe\s)(?<!\bhe\s)(?<!\bthey\s)\bcall me)\s+(?!(?i:to|at|on|in|back|later|tomorrow|tonight|today|when|if|after|before"
                r"|now|soon|anytime|whenever|asap|again|for|and|or|but|the|a|an|up|over|out|every|each|from|about|with|once|twice"
-               r"|too|also|yesterday|last|this)\b)" + _NAME),
+               r"|too|also|yesterday|last|this"
+               r"|i|you|he|she|we|they|it|my|your|his|her)\b)" + _NAME),  # (no name is a pronoun: "when Petru call me I think he die")
     re.compile(r"\bI(?:'m| am)\s+(" + relevance.UPPER + r"[a-z'-]+)(?=\s*(?:[,.!?]|$|\band\b))"),
     re.compile(r"제\s*이름은\s*" + r"([가-힣A-Za-z]+?)" + r"(?:입니다|이에요|예요|이야|야|이라고\s*해요|라고\s*해요|요)?(?=[\s.!?,]|$)"),
     re.compile(r"저는\s*([가-힣]+?)(?:이)?라고\s*(?:합니다|해요)"),
@@ -743,7 +744,7 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # Sabine and kiss Adam and Krümel"), greetings extended as Ugandan English extends them ("extend greetings to Chris")
 _SENT = r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
 _SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
-                               r"|(?:kiss|greet)\s+(?-i:[A-Z]))"
+                               r"|(?:kiss|greet)\s+(?:me\s+|for\s+me\s+)?(?-i:[A-Z]))"  # (and as German has it: "greet me Luis")
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
                                r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
@@ -1518,7 +1519,7 @@ _ACTS = (r"(?:is|was|did|does|has|had|must|will|would|can|could|should|might|isn
 # a reaction, whoever it names, unless the one named goes on to do something ("poor Max has been
 # off his food all week" is news).
 # (Not luck in a day of their own: "lucky yesterday i put the winter tires".)
-_SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah)[\s,!]+)?(?i:poor|lucky)\s+(?!(?i:yesterday|today|tonight|last|this|i|we)\b)[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
+_SYMPATHY = re.compile(r"(?i:(?:aw+|oh(?:\s+no)?|ah|ay+|ai+|oy)[\s,!]+)?(?i:poor|lucky)\s+(?!(?i:yesterday|today|tonight|last|this|i|we)\b)[A-Za-z]+\b(?!'s|\s+" + _ACTS + ")")
 # ... and one an emoji ends, before news of the one pitied ("poor Topik 😢 two days ago he had the teeth
 # surgery"): the pity goes, the news stays to be judged as any other.
 _PITY_THEN_NEWS = re.compile(r"^\s*" + _SYMPATHY.pattern + r"\s*(?:" + fact_dates.EMOJI + r"\ufe0f?\s*)+(?=\w)")
@@ -2316,7 +2317,8 @@ _ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|love
 # Remy", "Goodnight Bea."): whom they text, said to them; it goes, and so does the same name standing as an
 # address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
 _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|howzit|yo|namaste"
-                      r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right)(?:[ \t]+there)?[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
+                      r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right"
+                      r"|ciao|servus|tsch[üu]ss|poka|adi[oó]s)(?:[ \t]+there)?[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
                       r"|Friday|Saturday|Sunday|All|Everyone|Guys|There|Then|Now|Mate|Love|Darling|Dear"
                       # (kin and endearments are no name: "Hi Mum" does not make Mum whom "with Mum" names; the
                       # family words _KIN_NAME knows, "Hi Amma", "Morning Oma", are none either)
