@@ -4357,3 +4357,30 @@ def test_rounds_355_358_no_pronoun_for_a_name_a_date_fixed_and_partings_with_nam
     [glue] = [f for f in extract("Probably. Now I go down, the glue must dry in the night. Ciao Rosmarie, greet me Luis and the whole house.",
                                  at, "They will make you Kassier anyway.") if f.key != "agent.name"]
     assert "Rosmarie" not in glue.statement and "Luis" not in glue.statement
+
+
+def test_rounds_359_362_a_theme_asked_a_name_before_a_title_and_news_after_the_article():
+    at = datetime(2025, 10, 9, 20, tzinfo=UTC)
+    # "What's the theme?" asks about the visitor's party ("theme" is no pronoun)
+    assert asked_of_them("Three! What's the theme?") == "what's the theme"
+    assert any("Paw patrol" in f.statement for f in extract("paw patrol. he wants chase only", at, "Three! What's the theme?"))
+    # "u know" frames what follows, as "you know" does
+    assert any("E36 500" in f.statement for f in extract("u know i paid E36 500 for it, the guy in matsapha wanted 40", at, "hi"))
+    # a name before the listener's title is the news's, the title goes
+    [promoted] = extract("Also Sibusiso, sisi, they made him shift supervisor!!", at, "we're looking for a cheap car", frozenset({"sibusiso"}))
+    assert promoted.statement.startswith("Sibusiso,") and "sisi" not in promoted.statement.lower()
+    # news of a name after the article ("The Engie has sent ...")
+    assert any("312 euros" in f.statement for f in extract(
+        "Also a little news of money. The Engie has sent the annual bill, and for once they give back, 312 euros !!! "
+        "Becose we were less at home", at, "Train from Paris, yes."))
+    # greetings passed on with "say" are no news
+    assert extract("ok jan, thank you. dovlet is wake up, he want water. I go. say salam to batyr and gurbangül eje", at,
+                   "Ask how much it costs, I can ask our eye doctors here too") == []
+
+
+def test_rounds_359_362_korean_sleep_that_does_not_come_and_an_elders_bidding():
+    at = datetime(2025, 2, 22, 20, tzinfo=UTC)
+    # "잠을 잘 못자" is sleep that does not come, not "let's"
+    assert any("손목" in f.statement for f in extract("요새 손목이 시큰거려서 밤에 잠을 잘 못자", at, "ㅋㅋ 니 맘대로 해라"))
+    # an elder's ~거라 bids the listener
+    assert extract("보리 너무 굶기지 말거라. ㅎㅎ", at, "보리 요즘 살쪘어요 ㅋㅋ") == []

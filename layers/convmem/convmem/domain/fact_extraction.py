@@ -542,7 +542,7 @@ _FRAME = re.compile(
     r"\b(?:I\s+(?:just\s+)?(?:wanted|want|have|had|need|needed)\s+to\s+(?:tell|show|update)\s+you(?:\s+(?:about|that))?"
     r"|let\s+me\s+tell\s+you(?:\s+about)?|(?:did|have|has)\s+(?:I|\w+)\s+(?:tell|told|shown?)\s+(?:you|u)(?:\s+(?:about|that))?"
     r"|I\s+(?:told|tell|showed)\s+you(?:\s+(?:about|that))?|as\s+you\s+know|you\s+know\s+what|guess\s+what"
-    r"|you\s+know|you\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted)"
+    r"|(?:you|u|ya)\s+know|(?:you|u)\s+see|to\s+be\s+honest(?:\s+with\s+you)?|thanks\s+for\s+asking|since\s+we\s+last\s+(?:spoke|talked|chatted)"
     # anyone's "you" in an idiom ("he'd herd the grandchildren if you let him"), not the listener's
     r"|if\s+you\s+let\s+(?:him|her|them|it)|you\s+never\s+know|you'd\s+think|as\s+you\s+do|mind\s+you"
     # ... and what heads off the listener's question ("rocky's fine before you ask")
@@ -608,6 +608,7 @@ _REQUEST = re.compile(
     r"|(?:주세요|줘요|줘|주십시오|주실래요|주시겠어요|부탁해요|부탁드려요|부탁합니다|부탁드립니다|축하해|축하해요|축하드려요|축하드립니다"
     r"|축하합니다|(?<=[가-힣])봐|(?<=[가-힣])봐요|(?<=[가-힣])놔|주고요|주시고요|마세요|말아요|말구요|말고요"
     r"|시라고\s*해|시라고\s*해요"  # (an order passed on: "형부 살살 하시라고 해")
+    r"|(?<![가-힣])(?:말|하|먹|가|와|오|쉬|있|자|조심하)거라(?=[.!?~ㅋㅎ\s]|$)"  # (as an elder bids: "보리 너무 굶기지 말거라")
     # the plain imperative ("살살 해라", "먹어라", and fused with the stem: "다녀라", "시켜라", "와라"; not after a past,
     # as 전라도 tells one: "어제 소안도 들어가서 김장했어라")
     r"|해라|(?<![" + fact_dates.KO_PAST_SYLLABLES + r"])어라|아라|캐라|마라|녀라|져라|켜라|봐라|와라|줘라|워라|셔라|려라|겨라|껴라|빼라|가라|자라|써라|둬라|놔라|(?<![가-힣])사라|타라"
@@ -626,8 +627,9 @@ _REQUEST = re.compile(
     r"|(?:와도|오셔도)\s*(?:돼|되는데|돼요|되는데요|됩니다|되니까)[.!?~^ㅋㅎㅠㅜ\s]*$"
     # a demand with no verb ("콩이 사진 빨리!!!": the photo, now), not a verb hurried ("가고 싶다 빨리")
     r"|^(?:[가-힣\w]*[^\s다요어아지네]\s+){1,3}(?:빨리|얼른|어서)[.!?~^ㅋㅎㅠㅜ\s]*$"
-    # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자)
-    r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])자[.!?~ㅋㅎ\s]*$",
+    # a proposal ("부산 가면 마라탕도 먹자": let's...), not a noun ending in 자 (여자, 의자, 피자), nor sleep that
+    # does not come ("밤에 잠을 잘 못자")
+    r"|(?<![여남의과모부감상혼기환숫글왕피액원제학저투전독회효이주역사])(?<!못)(?<!못\s)(?<!안)(?<!안\s)자[.!?~ㅋㅎ\s]*$",
     re.IGNORECASE,
 )
 # An opinion or reaction ("I bet the kids loved it", "I hope Oliver feels better", "I'd love to see
@@ -747,7 +749,7 @@ _SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(
                                r"|(?:kiss|greet)\s+(?:me\s+|for\s+me\s+)?(?-i:[A-Z]))"  # (and as German has it: "greet me Luis")
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
                                r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
-_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
+_SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:say|send|give)\s+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
                          r"(?:(?:love|hug|courage|pole(?:\s+sana)?|chur|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
@@ -913,7 +915,7 @@ _ASKS_BY_ORDER = re.compile(
     r"|^(?:(?i:and|so|also|oh|ok|okay|btw)\W+)*(?i:how)(?:['\u2019]?s)?\s+(?:(?i:he|she|they|your|ur|yer)\s+|" + relevance.CAPITALISED + r"+\s+)"
     r"(?:(?!(?i:my|our|me)\b)\w+\s+)?(?i:doin[g'\u2019]?|goin[g'\u2019]?|feelin[g'\u2019]?|holdin[g'\u2019]?|gettin[g'\u2019]?\s+on|keepin[g'\u2019]?)\b")
 # (the name without its possessive: "Larissa's visa" opens on Larissa; "O'Brien" keeps its apostrophe)
-_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?(" + relevance.UPPER + r"[\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s)")
+_OPENING_NAME = re.compile(r"(?:^|[:,]\s+)(?:[Pp]oor\s+|[Ll]ucky\s+)?(" + relevance.UPPER + r"[\w-]*(?:['\u2019](?!s\b)[\w-]+)*)(?:['\u2019]s\b|\s|,(?=\s))")
 _PLACEHOLDER_NAMES = {"The", "This", "That", "And", "But", "He", "She", "They", "It", "We", "My", "Our", "Who", "When"}
 _KO_SELF = {"저는", "저도", "저를", "제가", "저희", "저희는", "나는", "나도", "내가", "우리", "우리는", "저", "제", "내"}
 _DATES = re.compile(r"\b(?:on|in|around|the week (?:before|after|of)|the weekend of)?\s*(?:\w+day\s+)?\d{1,2} (?:January|February|March|"
@@ -1171,6 +1173,9 @@ _KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의
 # ... nor one a phrase after it says who it is, between commas, before what they did ("Wilson, the neighbor of
 # the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own, or the name in
 # full ("Johnny, Yohanna Oraha, young guy, 26").
+# What one calls the listener, in place of their name ("sisi", "bro", "my dear", "kerida").
+_TERM_OF_ADDRESS = re.compile(r"(?i:sisi|sis|sister|bro|bru|brother|cuz|coz|cousin|mate|dear|my\s+dear|darling|babe|hun|love|girl"
+                              r"|my\s+(?:friend|brother|sister)|friend|auntie|aunty|jan|canım|habibi|habibti|chomi|bestie|kerida|binamé|motek)")
 _APPOSITIVE = re.compile(r"(?i:the)\s+(?!(?:\S+\s+){0,5}?(?i:is|are|was|were|has|have|had|did|does|do|got|gets|will|can|'s)\b)(?:\S+\s+){0,5}\S+"
                          r"|" + relevance.CAPITALISED + r"+(?:\s+" + relevance.CAPITALISED + r"+)+")
 
@@ -1210,8 +1215,12 @@ def _clauses_about_them(sentence: str, others: frozenset[str] = frozenset(), ans
             parts = [q for i, q in enumerate(parts) if i >= too or _KO_FIRST_PERSON.search(q)]
     # ... unless what follows says who it is ("Kepler, my border collie, ...").
     # (A fragment is no address: "Acoustic, Thursday evenings" names what it is about; nor is the word that
-    # answers what was asked: "What is she studying again?" - "Architecture, third year at Dokuz Eylül, she ...")
-    if (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
+    # answers what was asked: "What is she studying again?" - "Architecture, third year at Dokuz Eylül, she ...";
+    # nor a name the listener's own title follows: "Also Sibusiso, sisi, they made him shift supervisor!!", where
+    # the title goes)
+    if len(parts) > 2 and _VOCATIVE.fullmatch(parts[0]) and _TERM_OF_ADDRESS.fullmatch(parts[1].strip()):
+        parts = [parts[0], *parts[2:]]
+    elif (len(parts) > 1 and _VOCATIVE.fullmatch(parts[0]) and not re.match(r"(?:my|our)\b", parts[1], re.IGNORECASE)
             and not asked_what
             and not (len(parts) > 2 and _APPOSITIVE.fullmatch(parts[1]))
             and not _fragment(sentence)):
@@ -1439,8 +1448,9 @@ def _promise(sentence: str) -> bool:
 # News of someone by name, opening the sentence on the name and its past ("Iain had it up on the ramp",
 # "Raju the taxi driver from Namaka buy it"): in a message where the visitor tells of themselves (not
 # only reacts: "That's the best thing I've ever heard. Juneau signed her work"), of someone of theirs,
-# when the other party has not just named them.
-_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then|by\s+the\s+way|btw)\s+)?(" + relevance.CAPITALISED + r"+)(?:\s+" + relevance.CAPITALISED + r"+)?"
+# when the other party has not just named them (after the article German, French and Italian put before a
+# name too: "The Engie has sent the annual bill").
+_NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then|by\s+the\s+way|btw)\s+)?(?:(?i:the)\s+)?(" + relevance.CAPITALISED + r"+)(?:\s+" + relevance.CAPITALISED + r"+)?"
                          r"(?:\s+the\s+[a-z]+(?:\s+[a-z]+)?(?:\s+from\s+" + relevance.UPPER + r"\w+)?)?"
                          r"(?:\s+(?:he|she))?"  # (the name taken up again, as learners do: "Ilyas he find a job for the summer")
                          r"\s+(?:just\s+|finally\s+|also\s+)?"
@@ -1448,7 +1458,7 @@ _NAMED_NEWS = re.compile(r"(?:(?:and|but|so|oh|then|by\s+the\s+way|btw)\s+)?(" +
                          r"|caught|drove|flew|wrote|rang|buy|find|get|win|pass|finish|(?!need|feed|seed|bleed|speed|breed)[a-z]{2,}ed"
                          # (or has, as Ugandan and learners' English tell it: "by the way Lamunu has got a big order", "Anna has
                          # a kitten now!", "Susanna has also a new sewing machine")
-                         r"|ha(?:s|ve)\s+(?:also\s+|just\s+|finally\s+)?(?:got|done|an?|another|new))\b")
+                         r"|ha(?:s|ve)\s+(?:also\s+|just\s+|finally\s+)?(?:got|done|an?|another|new|sent|given|paid|sold|bought|found|made))\b")
 
 
 _KO_COST_OPENS = re.compile(r"[\d,.]+\s?(?:십|백|천|만|억)*\s?원\s?(?:이|은|도|씩|정도|쯤)?\s?(?:들었|나왔|썼|줬|냈|주고|들어)")
@@ -1468,8 +1478,9 @@ def _named_news(sentence: str, others: frozenset[str], heard: frozenset[str]) ->
 
 
 def _names_one_of(sentence: str, theirs: frozenset[str]) -> bool:
-    """Whether the sentence is about one of ``theirs`` by name: it opens with the name (or its
-    news does, after a colon or a comma: "Big news: Pemberton woke up"); texted small too ("kylie and
+    """Whether the sentence is about one of ``theirs`` by name: it opens with the name, alone before a
+    comma too ("Sibusiso, they made him shift supervisor"), or its news does, after a colon or a comma
+    ("Big news: Pemberton woke up"); texted small too ("kylie and
     dean are moving", "kylies got the 2 kids", "james got the job")."""
     small = re.match(r"([a-z][a-z'-]+)\b", sentence)
     return (any(m.group(1).casefold() in theirs for m in _OPENING_NAME.finditer(sentence))

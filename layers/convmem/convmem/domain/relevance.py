@@ -71,12 +71,15 @@ def stem(word: str) -> str:
     word = _IRREGULAR.get(word, word)
     word = _KIN.get(word.removesuffix("s"), word)
     if word.isascii() and word.isalpha() and not word.endswith("ss"):
+        whole = word
         for suffix in ("ships", "ship", "ing", "ed", "es", "s"):
             if len(word) > len(suffix) + 2 and word.endswith(suffix):
                 word = word[: -len(suffix)]
                 break
         if len(word) > 3 and word.endswith("e"):
             word = word[:-1]
+        if word == "them" != whole:  # (the one stem that would be a pronoun: "theme", "themes" - "What's the theme?")
+            word = "theme"
     return word
 
 
