@@ -4384,3 +4384,15 @@ def test_rounds_359_362_korean_sleep_that_does_not_come_and_an_elders_bidding():
     assert any("손목" in f.statement for f in extract("요새 손목이 시큰거려서 밤에 잠을 잘 못자", at, "ㅋㅋ 니 맘대로 해라"))
     # an elder's ~거라 bids the listener
     assert extract("보리 너무 굶기지 말거라. ㅎㅎ", at, "보리 요즘 살쪘어요 ㅋㅋ") == []
+
+
+def test_rounds_363_366_thanks_in_the_words_of_home_and_todays_own_weekday():
+    at = datetime(2025, 2, 16, 11, tzinfo=UTC)  # a Sunday
+    # thanks sent to someone in the words of home, after an emoji, are no part of the news
+    [crepes] = extract("Fatimata she make them on Friday, with the honey of Agadez. The girls they eat 14 crêpes the two of them 😄 "
+                       "tanemmert to Amina", at, "hi")
+    assert "Amina" not in crepes.statement and "crêpes" in crepes.statement
+    # "today Sunday", said on a Sunday, is today, not the Sunday to come
+    assert fact_dates.resolve("Today Sunday, I am sitting in verandah with tea only", at) == (
+        "on Sunday 16 February 2025, I am sitting in verandah with tea only", "2025-02-16")
+    assert fact_dates.resolve("Tomorrow is Monday", at)[1] == "2025-02-17"

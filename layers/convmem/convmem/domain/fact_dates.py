@@ -1740,9 +1740,15 @@ def resolve(text: str, said_at: datetime, asked: str | None = None, month: str |
     text = ko_spoken_dates(dialect_days(_KO_LUNAR_DATE.sub("\x00", text)))
     found = find(text, said_at, asked, month)
     # (one day named twice, as the day it was and its weekday: "어제 월요일에", "the day before yesterday
-    # sunday", "tomorrow is saturday"; written once)
+    # sunday", "tomorrow is saturday"; written once; and today's own weekday is today: "Today Sunday, I am
+    # sitting in verandah", not the Sunday to come)
+    today = said_at.date()
     for i in range(len(found) - 1, 0, -1):
-        if found[i].when == found[i - 1].when and text[found[i - 1].end: found[i].start].strip(" ,").lower() in ("", "is", "was"):
+        between = text[found[i - 1].end: found[i].start].strip(" ,").lower()
+        if (between in ("", "is") and found[i - 1].when == today.isoformat() and found[i].when != found[i - 1].when
+                and today.strftime("%A").lower() in found[i].text.lower()):
+            found[i] = Resolved(found[i].start, found[i].end, f"on {today:%A} {day_text(today)}", today.isoformat())
+        if found[i].when == found[i - 1].when and between in ("", "is", "was"):
             fuller = max(found[i - 1].text, found[i].text, key=len)  # ("on Tuesday 14 January 2025")
             found[i - 1: i + 1] = [Resolved(found[i - 1].start, found[i].end, fuller, found[i].when)]
     first = next((r for r, then in itertools.zip_longest(found, found[1:])

@@ -744,11 +744,12 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # ... and so is what a sign-off sends them at the end of a sentence of news ("yalla habibti, take care of your arm, kisses from
 # all of us to Sabine and Adam", "And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre", "salam to
 # Sabine and kiss Adam and Krümel"), greetings extended as Ugandan English extends them ("extend greetings to Chris")
-_SENT = r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
+_SENT = (r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
+         r"|tanemmert|tanemmirt|merci|gracias|grazie|danke|shukran|asante|inkomu|ngiyabonga|fakafetai")  # (... and thanks, in the words of home)
 _SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
                                r"|(?:kiss|greet)\s+(?:me\s+|for\s+me\s+)?(?-i:[A-Z]))"  # (and as German has it: "greet me Luis")
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
-                               r"|(?<=" + fact_dates.EMOJI + r")\s*love\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
+                               r"|(?<=" + fact_dates.EMOJI + r")\s*(?:love|" + _SENT + r")\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:say|send|give)\s+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
                          r"(?:(?:love|hug|courage|pole(?:\s+sana)?|chur|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
