@@ -4396,3 +4396,19 @@ def test_rounds_363_366_thanks_in_the_words_of_home_and_todays_own_weekday():
     assert fact_dates.resolve("Today Sunday, I am sitting in verandah with tea only", at) == (
         "on Sunday 16 February 2025, I am sitting in verandah with tea only", "2025-02-16")
     assert fact_dates.resolve("Tomorrow is Monday", at)[1] == "2025-02-17"
+
+
+def test_rounds_367_370_a_learners_past_and_hellos_sent():
+    at = datetime(2025, 6, 15, 20, tzinfo=UTC)  # a Sunday
+    # "week ago" without its article is a week ago
+    assert fact_dates.resolve("bees OUT! week ago we take all hives from omshanik", at)[1] == "2025-W23"
+    assert fact_dates.resolve("that was the week ago", at)[1] is None
+    # what a learner nearly did, or says is done already, is past, and the day beside it gone
+    [call] = extract("yes!!! they call me on Friday, I almost drop Ebiil lol", at, "PALASIA?!?!")
+    assert call.when == "2025-06-13"
+    assert fact_dates.tells_a_past("whole week done already") and not fact_dates.tells_a_past("I almost always go")
+    # hello and thanks sent to someone are no news, at a sentence's end too ("big hello to Olga", "Say thanks to Heike")
+    [pelmeni] = extract("fishing, bees, Artyom. davai, Nadya call me for pelmeni. tav for talk, big hello to Olga!", at, "good. go fishing.")
+    assert "Olga" not in pelmeni.statement
+    assert extract("Say thanks to Heike", at, "Heike sent the photos") == []
+    assert any("physio" in f.statement for f in extract("Thanks to the physio my back is better now", at, "how is the back?"))

@@ -1015,6 +1015,11 @@ _MAKES_BARE = frozenset("and an & let lets make makes made help helps helped see
 
 # What is broken or gone, told on a weekday its clause names bare, became so that day: gone by ("on Wednesday the
 # clutch of the Touran is gone", "Friday night the furnace is dead"; not "my phone is dead, I call you Wednesday").
+# ... and what a learner says is done ("whole week done already", "already finish") or nearly befell ("I almost drop
+# Ebiil lol"): past, whatever the bare verb beside it.
+_LEARNER_DONE = re.compile(r"\b(?:done|finish(?:ed)?|over)\s+already\b|\balready\s+(?:done|finish(?:ed)?|over)\b"
+                           r"|\b(?:I|we|he|she|they)\s+(?:almost|nearly)\s+(?!always|never|every|all|there|ready|done|same)[a-z]{3,}(?<!s)(?<!ing)\b",
+                           re.IGNORECASE)
 _GONE_STATE = re.compile(r"\b(?:is|are|['\u2019]s)\s+(?:all\s+|totally\s+|completely\s+)?(?:gone|dead|broken|kaput|busted|stolen|cracked|flooded"
                          r"|burnt|burned|smashed|wrecked)\b", re.IGNORECASE)
 
@@ -1042,6 +1047,7 @@ def _past_at(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
                 and not set(before[-6:]) & _ON_A_CONDITION):
             out.append(m.start(m.lastindex or 0))
     out += [m.start() for m in _PERFECT.finditer(text, lo, end)]
+    out += [m.start() for m in _LEARNER_DONE.finditer(text, lo, end)]
     out += [m.start() for m in _GONE_STATE.finditer(text, lo, end) if _BARE_DAY.search(text, *_clause(text, m.start(), m.end()))]
     for m in _PAST_EN.finditer(text, lo, end):
         word = m.group(0).lower()
@@ -1631,7 +1637,13 @@ def dialect_days(text: str) -> str:
     text = _KAL.sub(lambda m: _as_written("yesterday" if tells_a_past(m[1]) else "tomorrow", m), text)
     text = _PARSO.sub(_parso, text)
     text = _BEFORE_SO_LONG.sub(_ago, text)
+    text = _BARE_AGO.sub(lambda m: "a " + m.group(0), text)
     return _NOT_THIS_ONE_AFTER.sub(r"\1 after next", text)
+
+
+# "Week ago" without its article, as learners whose tongues have none write it ("bees OUT! week ago we take all
+# hives from omshanik"): a week ago (not "a week ago", "two week ago", "the week ago").
+_BARE_AGO = re.compile(r"(?<![\w,]\s)\b(?i:week|month|year)\s+ago\b")
 
 
 # "Before two weeks" for "two weeks ago", as learners from tongues that say it so write it (Bosnian "prije

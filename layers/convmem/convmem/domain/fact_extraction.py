@@ -745,13 +745,15 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # all of us to Sabine and Adam", "And in spring we come to you, I promised. Kiss Arslan, salute to captain Emre", "salam to
 # Sabine and kiss Adam and Krümel"), greetings extended as Ugandan English extends them ("extend greetings to Chris")
 _SENT = (r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
-         r"|tanemmert|tanemmirt|merci|gracias|grazie|danke|shukran|asante|inkomu|ngiyabonga|fakafetai")  # (... and thanks, in the words of home)
-_SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
+         r"|tanemmert|tanemmirt|merci|gracias|grazie|danke|shukran|asante|inkomu|ngiyabonga|fakafetai"  # (... and thanks, in the words of home)
+         r"|hellos?|hi")  # (... and hello: "big hello to Olga", "say hi to Zoe")
+_SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?|big\s+|lots\s+of\s+)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
                                r"|(?:kiss|greet)\s+(?:me\s+|for\s+me\s+)?(?-i:[A-Z]))"  # (and as German has it: "greet me Luis")
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
-                               r"|(?<=" + fact_dates.EMOJI + r")\s*(?:love|" + _SENT + r")\s+to\s+(?!you\b|u\b))[^.!?]*$", re.IGNORECASE)
+                               r"|(?<=" + fact_dates.EMOJI + r")\s*(?:love|" + _SENT + r")\s+to\s+(?!you\b|u\b))[^.!?]*[.!?]*\s*$", re.IGNORECASE)
 _SENDS_LOVE = re.compile(r"(?:(?:and|so|ok|okay)\W+)?(?:(?:say|send|give)\s+)?(?:(?:all\s+(?:my|our)|lots\s+of|much|big|extend(?:\s+(?:my|our))?)\s+)?"
-                         r"(?:(?:love|hug|courage|pole(?:\s+sana)?|chur|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
+                         # (thanks too, said or sent: "Say thanks to Heike"; not "Thanks to the physio my back is better")
+                         r"(?:(?:love|hug|courage|pole(?:\s+sana)?|chur|(?:(?<=say\s)|(?<=send\s)|(?<=give\s))thanks|" + _SENT + r")\s+to\s+(?!you\b|u\b)|(?:bousi|bosi|salmili\s+(?:3ala|ala|3a))\s+\w)",
                          re.IGNORECASE)
 # ... and so is "night juno" ending a message (mid-message, "night shift" is something they do).
 # (its name may be gone: _without_called; and Bislama's, with the emoji after it: "gudnaet 🙏🍏")
