@@ -4412,3 +4412,16 @@ def test_rounds_367_370_a_learners_past_and_hellos_sent():
     assert "Olga" not in pelmeni.statement
     assert extract("Say thanks to Heike", at, "Heike sent the photos") == []
     assert any("physio" in f.statement for f in extract("Thanks to the physio my back is better now", at, "how is the back?"))
+
+
+def test_rounds_371_374_a_nights_news_before_we_did_and_praise_sent():
+    at = datetime(2025, 7, 10, 23, tzinfo=UTC)  # a Thursday
+    # a weekday night opening what it was, then what "we" did, is the night gone
+    [ward] = extract("Sunday night fever 104 and breathing fast fast, we ran to Lyari General Hospital in Waheed's rickshaw", at,
+                     "what!! what happened? is he ok?")
+    assert ward.when == "2025-07-06"
+    # ... not a habit with no day to it
+    assert fact_dates.resolve("Sunday morning market is the best, we bought mangoes", at)[1] is None
+    # praise sent to someone is no news ("Bravo to Dimitri")
+    assert not [f for f in extract("opa!! bravo to Dimitri! the electricians in the mines get good money no?", at,
+                                   "Our news: Dimitri got the Perth job. The mines.") if "Dimitri" in f.statement]

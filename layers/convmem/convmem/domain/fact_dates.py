@@ -639,8 +639,9 @@ _EN_PARTIAL = re.compile(
     # tense is ``_BARE_PAST``'s
     r"|\s+(?!(?:School|Night|Mass|Service|Market|Club|Roast|Lunch|Dinner|Brunch|League|Special|Morning|Evening)\b)" + relevance.CAPITALISED + r"{2,12}\s+(?:call|text|ring|buy|sell|give|tell|fall|bring|break|lose|find|send|pay|crash|drop|die|faint"
     r"|sprain|twist|hurt|cut|burn|fail|pass|win|quit|hit)\s"
-    # ... or what it was, then who did what ("friday night radio bingo i won $1200!!")
-    r"|(?:\s+[a-z]{3,12}){1,2}\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|[a-z]{2,}ed)\b"
+    # ... or what it was, then who did what ("friday night radio bingo i won $1200!!", "Sunday night fever 104 and
+    # breathing fast fast, we ran to Lyari General Hospital")
+    r"|(?:\s+[a-z0-9]{1,12}){1,7},?\s+(?:i|we)\s+(?:won|got|had|went|did|took|came|saw|met|lost|ran|[a-z]{2,}ed)\b"
     r"|\s+(?:in|on|with)\s+(?:the|my|our|a|all(?:\s+the)?)\s(?!\d))"  # ("Monday night in the shower I felt a lump",
     # "saturday on the day shift, a man slid down the bed", "friday night with all the fireworks Shero freaked out")
     r"|(?:\s+(?:" + _DAYPART + r"))?[.!?]*\s*(?:" + EMOJI + r"\ufe0f?\s*)*$))"  # ... or alone, after the news it dates ("bought a

@@ -746,7 +746,7 @@ _SIGN_OFF = re.compile(r"(?:thanks|thank you|thx|ty|ta|cheers|sorry|bye|love you
 # Sabine and kiss Adam and Krümel"), greetings extended as Ugandan English extends them ("extend greetings to Chris")
 _SENT = (r"hugs|kisses|besos|besitos|abrazos|bisous|bises|regards|greetings|salaams?|salams?|salutes?"  # (what is sent "to" someone)
          r"|tanemmert|tanemmirt|merci|gracias|grazie|danke|shukran|asante|inkomu|ngiyabonga|fakafetai"  # (... and thanks, in the words of home)
-         r"|hellos?|hi")  # (... and hello: "big hello to Olga", "say hi to Zoe")
+         r"|hellos?|hi|bravo|congrats|congratulations")  # (... and hello and praise: "big hello to Olga", "Opa. Bravo to Dimitri")
 _SENDS_LOVE_AFTER = re.compile(r"(?:(?:(?<=[,;])\s*|\s+and\s+|^)(?:(?:extend\s+(?:my\s+|our\s+)?|big\s+|lots\s+of\s+)?(?:" + _SENT + r")(?:\s+from\s+(?:all\s+of\s+)?(?:us|me|all)\b)?\s+to\s+"
                                r"|(?:kiss|greet)\s+(?:me\s+|for\s+me\s+)?(?-i:[A-Z]))"  # (and as German has it: "greet me Luis")
                                # (or love sent after an emoji: "Talk later 🙏 love to Aarav and Cookie")
