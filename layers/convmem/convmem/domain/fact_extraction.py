@@ -2329,7 +2329,8 @@ _ENDEARMENT = r"(?:\s+(?i:me|my)\s+(?i:love|dear|darling|son|maid|duck|girl|love
 
 # A greeting or a farewell with a name ("evening Morag.", "Morning Juniper it's Randy", "Talk soon
 # Remy", "Goodnight Bea."): whom they text, said to them; it goes, and so does the same name standing as an
-# address elsewhere in the message ("Morag we won it", "... Wednesday Morag!").
+# address elsewhere in the message ("Morag we won it", "... Wednesday Morag!"); partings as Italy, Austria, Germany,
+# Russia and Spain say them too ("Ciao Rosmarie, greet me Luis").
 _GREETED = re.compile(r"(?:^|(?<=[.!?,]\s)|(?<=\s))(?<!no\s)(?i:(?:good\s*)?(?:morning|evening|afternoon|night|nite)|gm|gn|hi|hiya|hey|heya|hello|howdy|howzit|yo|namaste"
                       r"|cheers|thanks|ta|salamat|talk\s+(?:later|soon)|speak\s+soon|later|bye|alright|right"
                       r"|ciao|servus|tsch[üu]ss|poka|adi[oó]s)(?:[ \t]+there)?[ \t]+(?!(?:Monday|Tuesday|Wednesday|Thursday"
