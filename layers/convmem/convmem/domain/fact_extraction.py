@@ -227,8 +227,8 @@ _KO_REACTION = re.compile(r"(?:" + _KO_NOT_UNABLE + r"(?:겠다|겠네|겠네요
                           r"|(?:화이팅|파이팅|홧팅)(?:이요|입니다|이다|요)?"  # (cheering them on: "준호 화이팅이요")
                           r"|(?<![가-힣])힘\s*내(?:세요|셔요|요|라|시길|십시오)?"  # (... and "석진 씨 힘내세요")
                           r"|멋있다|멋지다|부럽다|대단하다|귀엽다|예쁘다|웃기다|신기하다|보기\s*좋다"
-                          # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요"), not at their own
-                          # luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
+                          # relief at what was heard, said alone ("진짜 다행이다", "휴 다행이네요") or with the name it is for
+                          # ("다행이다 나비 ㅠㅠ"), not at their own luck ("엄마가 권선동 사셔서 차로 10분이라 그나마 다행이에요")
                           r"|^\s*(?:(?:아|휴|와|오|진짜|정말|참|넘|너무)\s*)*다행(?:이다|이네|이네요|이에요|이야|임|입니다)(?:\s+[가-힣]{1,4})?"
                           # ... or after what was heard ("콩이 다리 나았다니 다행임", "간판 에 오르는구나 잘 됐다"; not one's own
                           # "면접 잘 됐다"), and congratulations, the voice-typed too ("보리 생일 축하 한다")
@@ -240,7 +240,6 @@ _KO_REACTION = re.compile(r"(?:" + _KO_NOT_UNABLE + r"(?:겠다|겠네|겠네요
                           r"|(?<![가-힣])(?:장하|장해|기특하|기특해)[가-힣]*"  # ("콩이 장하다", "아이고 기특하네": not 저장해)
                           # ... and pity ("수련이 고생한다", "고생했네", "안쓰럽다"; not what they went through, "고생했다")
                           r"|(?<![가-힣])(?:고생(?:한다|하네|하네요|이네|이네요|하는구나|했네|했네요|많았네|많네)|안쓰럽[가-힣]*|딱하[가-힣]*|불쌍[하해][가-힣]*)"
-                          # (relief with the name it is for: "다행이다 나비 ㅠㅠ")
                           # ... and a blessing on them ("미경 샘 복 받으실 거예요")
                           r"|복\s*(?:받으실|받을|받으세요|받으시길)(?:\s*(?:거예요|거에요|거야|겁니다|꺼예요|꺼야|거|바래요|바랍니다))?"
                           # ... and reassurance, that theirs will be well ("복실이 착해서 괜찮을 거예요", "수술 잘 될 거예요")
@@ -1173,12 +1172,12 @@ _KO_DEED_GOES_ON = re.compile(f"[{_PAST_SYLLABLES}](?:는데|고|더니|어서|�
 _KO_ABOUT_RISING = re.compile(r"(?<=[가-힣]\s)((?:한|약|대충|대략|거의)\s*[\d일이삼사오육칠팔구십백천만]+\s*[가-힣]{0,2})\s*\?+[\s~^ㅋㅎㅠㅜ]*$")
 
 
-# ... nor one a phrase after it says who it is, between commas, before what they did ("Wilson, the neighbor of
-# the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own, or the name in
-# full ("Johnny, Yohanna Oraha, young guy, 26").
 # What one calls the listener, in place of their name ("sisi", "bro", "my dear", "kerida").
 _TERM_OF_ADDRESS = re.compile(r"(?i:sisi|sis|sister|bro|bru|brother|cuz|coz|cousin|mate|dear|my\s+dear|darling|babe|hun|love|girl"
                               r"|my\s+(?:friend|brother|sister)|friend|auntie|aunty|jan|canım|habibi|habibti|chomi|bestie|kerida|binamé|motek)")
+# ... nor one a phrase after it says who it is, between commas, before what they did ("Wilson, the neighbor of
+# the 3rd floor, buy it for $3,900"): a few words opening on "the", with no verb of their own, or the name in
+# full ("Johnny, Yohanna Oraha, young guy, 26").
 _APPOSITIVE = re.compile(r"(?i:the)\s+(?!(?:\S+\s+){0,5}?(?i:is|are|was|were|has|have|had|did|does|do|got|gets|will|can|'s)\b)(?:\S+\s+){0,5}\S+"
                          r"|" + relevance.CAPITALISED + r"+(?:\s+" + relevance.CAPITALISED + r"+)+")
 
@@ -1897,10 +1896,10 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         if not re.search(r"\w", line):
             continue  # an emoji or a mark alone ("🎉🎉", "..."): nothing told, and the thread goes on past it
         before, untold = untold, None
+        asked_what = answering and _ASKS_WHAT.match(asked or "") is not None  # (a word alone may answer it)
         sentence = None if (_THANKS.match(line) or _SIGN_OFF.fullmatch(line) or _SENDS_LOVE.match(line) or fact_dates.only_a_holiday(line)
                             or (n == len(sentences) - 1 and _GOODNIGHT.fullmatch(line))) else _clauses_about_them(
-            _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering,
-            answering and _ASKS_WHAT.match(asked or "") is not None)
+            _without_opening_aside(re.sub(r" {2,}", " ", _FRAME.sub(" ", _LEAD.sub("", line))).strip(" ,")), others, answering, asked_what)
         # (news opening a later line is theirs from there on: "thanks sis\nother news the under 12s are back")
         # (... or a sentence that leads into news it tells: "Tired lol. But good news in the middle of all this:
         # Gabe made the Cardinals!!")
@@ -1915,7 +1914,7 @@ def _told(text: str, said_at: datetime | None, covered: set[str], asked: str | N
         # (a name alone answering what, which or who is the answer: "what you watching then" - "Reacher."; nor is a word
         # that says something between news and more of it, which names what the news came to: "on Monday we go to
         # Kinderarzt Dr. Schulte / Scharlach. antibiotic 10 days"; not "Anyway.", "Sorry.")
-        if sentence and ((_VOCATIVE.fullmatch(sentence) and not (answering and _ASKS_WHAT.match(asked or ""))
+        if sentence and ((_VOCATIVE.fullmatch(sentence) and not asked_what
                           and not (last is not None and 0 < n < len(sentences) - 1 and _says_something(sentence.strip(" .").lower())))
                          or _KO_EXCLAIMED.fullmatch(sentence) or _KO_YOU_MENTIONED.fullmatch(sentence) or (lead and _news_lead_only(sentence))
                          or not re.search(r"\w", sentence)):
